@@ -1,0 +1,15 @@
+fn main() {
+    let files = ["c/fiber.c", "c/shims.c", "c/alloc.c", "c/main.c"];
+    let mut build = cc::Build::new();
+    build
+        .files(files)
+        .flag("-Wall")
+        .flag("-Wextra")
+        .flag("-Werror")
+        .opt_level(2)
+        .flag("-fno-stack-protector");
+    build.compile("cdpor_rt_c");
+    for f in files.iter().chain(&["c/rt.h", "c/kinds.h"]) {
+        println!("cargo:rerun-if-changed={f}");
+    }
+}

@@ -1,0 +1,25 @@
+/* Visible operation kinds, shared with runtime/sched/src/event.rs (a Rust test checks
+ * that the two agree). */
+#ifndef CDPOR_KINDS_H
+#define CDPOR_KINDS_H
+
+#define CDPOR_K_READ 1
+#define CDPOR_K_WRITE 2
+#define CDPOR_K_RMW 3
+#define CDPOR_K_CMPXCHG 4
+#define CDPOR_K_COPY 5
+#define CDPOR_K_FENCE 6
+#define CDPOR_K_LOCK 10
+#define CDPOR_K_TRYLOCK 11
+#define CDPOR_K_TRYFAIL 12
+#define CDPOR_K_UNLOCK 13
+#define CDPOR_K_MUTEXINIT 14
+#define CDPOR_K_MUTEXDESTROY 15
+#define CDPOR_K_CREATE 20
+#define CDPOR_K_JOIN 21
+#define CDPOR_K_THREADEXIT 22
+#define CDPOR_K_PROCESSEXIT 30
+#define CDPOR_K_ASSERTFAIL 31
+#define CDPOR_K_ABORT 32
+
+#endif

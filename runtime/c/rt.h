@@ -1,0 +1,42 @@
+/* The runtime's C side talks to its Rust side (runtime/src) through these functions. */
+#ifndef CDPOR_RT_H
+#define CDPOR_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Fixed addresses, so that stacks and heap blocks get the same addresses in every
+ * execution whatever the interleaving. Must match runtime/src/layout.rs. */
+#define CDPOR_HEAP_BASE 0x200000000000ULL
+#define CDPOR_HEAP_SLOT (1ULL << 32) /* per thread */
+#define CDPOR_HEAP_STEP (1ULL << 21) /* made accessible in steps of 2 MiB */
+
+/* Set by instrumented code right before each call to a redirected function. */
+extern uint32_t __cdpor_site;
+
+/* Rust side. */
+int cdpor_rt_main(int argc, char **argv, char **envp);
+void cdpor_access(uint32_t kind, uint64_t addr, uint64_t len, uint64_t value, uint32_t site,
+                  uint32_t flags);
+uint32_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
+int cdpor_join(uint64_t handle, void **retval, uint32_t site);
+_Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
+int cdpor_mutex(uint32_t kind, void *mutex, uint32_t site);
+_Noreturn void cdpor_process_exit(int code, uint32_t site);
+_Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,
+                                 uint32_t site);
+_Noreturn void cdpor_abort(uint32_t site);
+uint64_t cdpor_self(void);
+uint32_t cdpor_current_tid(void);
+void cdpor_log_alloc(uint64_t addr, uint64_t size, uint32_t site);
+_Noreturn void cdpor_crash(int sig, uint64_t addr, uint64_t pc);
+
+/* C side, called from Rust. */
+void cdpor_fiber_switch(void **save_sp, void *to_sp);
+void *cdpor_fiber_init(void *stack_top);
+void cdpor_install_signals(void *altstack, size_t size);
+void cdpor_quiet_stdio(int devnull);
+void cdpor_flush_stdio(void);
+int __cdpor_user_main(int argc, char **argv, char **envp);
+
+#endif

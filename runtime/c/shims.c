@@ -1,0 +1,133 @@
+/* Entry points that instrumented code calls: memory-access hooks, and the replacements of
+ * the pthread and libc functions that the instrumentation redirects (`f` becomes
+ * `__cdpor_f`). Each one turns its call into a visible operation for the scheduler. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "kinds.h"
+#include "rt.h"
+
+uint32_t __cdpor_site;
+
+/* ---- memory accesses ---- */
+
+void __cdpor_load(void *p, uint64_t len, uint32_t site, uint32_t flags) {
+    cdpor_access(CDPOR_K_READ, (uint64_t)(uintptr_t)p, len, 0, site, flags);
+}
+
+void __cdpor_store(void *p, uint64_t len, uint64_t value, uint32_t site, uint32_t flags) {
+    cdpor_access(CDPOR_K_WRITE, (uint64_t)(uintptr_t)p, len, value, site, flags);
+}
+
+void __cdpor_rmw(void *p, uint64_t len, uint32_t site) {
+    cdpor_access(CDPOR_K_RMW, (uint64_t)(uintptr_t)p, len, 0, site, 1);
+}
+
+/* The runtime compares memory with `expected` when the cmpxchg is scheduled, so the event
+ * is recorded as a read-modify-write or, when it fails, as a read. */
+void __cdpor_cmpxchg(void *p, uint64_t len, uint64_t expected, uint32_t site) {
+    cdpor_access(CDPOR_K_CMPXCHG, (uint64_t)(uintptr_t)p, len, expected, site, 1);
+}
+
+void __cdpor_fence(uint32_t site) { cdpor_access(CDPOR_K_FENCE, 0, 1, 0, site, 1); }
+
+/* The source address travels in `value`; the runtime moves it to the event's src. */
+void __cdpor_memcpy(void *dst, const void *src, uint64_t len, uint32_t site) {
+    cdpor_access(CDPOR_K_COPY, (uint64_t)(uintptr_t)dst, len, (uint64_t)(uintptr_t)src, site, 0);
+}
+
+void __cdpor_memset(void *dst, uint64_t len, uint32_t site) {
+    cdpor_access(CDPOR_K_WRITE, (uint64_t)(uintptr_t)dst, len, 0, site, 0);
+}
+
+/* ---- threads ---- */
+
+int __cdpor_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+                           void *(*start)(void *), void *arg) {
+    (void)attr;
+    uint32_t tid = cdpor_create(start, arg, __cdpor_site);
+    if (thread)
+        *thread = (pthread_t)tid + 1;
+    return 0;
+}
+
+int __cdpor_pthread_join(pthread_t thread, void **retval) {
+    return cdpor_join((uint64_t)thread, retval, __cdpor_site);
+}
+
+void __cdpor_pthread_exit(void *retval) { cdpor_thread_exit(retval, __cdpor_site); }
+
+pthread_t __cdpor_pthread_self(void) { return (pthread_t)cdpor_self(); }
+
+int __cdpor_pthread_equal(pthread_t a, pthread_t b) { return a == b; }
+
+/* Thread attributes only matter to the OS thread library; fibers ignore them. */
+int __cdpor_pthread_attr_init(pthread_attr_t *attr) {
+    memset(attr, 0, sizeof *attr);
+    return 0;
+}
+
+int __cdpor_pthread_attr_destroy(pthread_attr_t *attr) {
+    (void)attr;
+    return 0;
+}
+
+/* ---- mutexes ---- */
+
+int __cdpor_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
+    (void)attr;
+    return cdpor_mutex(CDPOR_K_MUTEXINIT, m, __cdpor_site);
+}
+
+int __cdpor_pthread_mutex_destroy(pthread_mutex_t *m) {
+    return cdpor_mutex(CDPOR_K_MUTEXDESTROY, m, __cdpor_site);
+}
+
+int __cdpor_pthread_mutex_lock(pthread_mutex_t *m) {
+    return cdpor_mutex(CDPOR_K_LOCK, m, __cdpor_site);
+}
+
+int __cdpor_pthread_mutex_trylock(pthread_mutex_t *m) {
+    return cdpor_mutex(CDPOR_K_TRYLOCK, m, __cdpor_site);
+}
+
+int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
+    return cdpor_mutex(CDPOR_K_UNLOCK, m, __cdpor_site);
+}
+
+/* ---- ending the program ---- */
+
+void __cdpor_exit(int code) { cdpor_process_exit(code, __cdpor_site); }
+
+void __cdpor_abort(void) { cdpor_abort(__cdpor_site); }
+
+void __cdpor_assert_fail(const char *expr, const char *file, unsigned line, const char *func) {
+    (void)func;
+    cdpor_assert_fail(expr, file, line, __cdpor_site);
+}
+
+/* ---- time ----
+ * Time is not modelled: a sleep cannot change which interleavings exist, so it returns at
+ * once instead of slowing every execution down. */
+
+unsigned __cdpor_sleep(unsigned seconds) {
+    (void)seconds;
+    return 0;
+}
+
+int __cdpor_usleep(unsigned usec) {
+    (void)usec;
+    return 0;
+}
+
+int __cdpor_nanosleep(const struct timespec *req, struct timespec *rem) {
+    (void)req;
+    if (rem)
+        rem->tv_sec = rem->tv_nsec = 0;
+    return 0;
+}
+
+int __cdpor_sched_yield(void) { return 0; }

@@ -1,0 +1,146 @@
+//! The decision made at every visible event of an execution: follow the schedule the
+//! engine asked for, then run freely, keeping the running thread when it may continue and
+//! never choosing a thread in the sleep set.
+//!
+//! The runtime inside the checked program and the engine's test simulator both drive
+//! executions through this one type, so the engine is tested against the same policy the
+//! real programs run under.
+
+use crate::event::{dependent, Event, ThreadSet, Tid};
+
+/// What to do at a scheduling point.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Pick {
+    Run(Tid),
+    /// No thread is enabled and no thread is alive: the program is done.
+    Done,
+    /// No thread is enabled but some are alive.
+    Deadlock,
+    /// Every enabled thread sleeps: this execution would only repeat explored ones.
+    SleepBlocked,
+    /// The step bound was reached.
+    StepBound,
+    /// The schedule names a thread that is not enabled here.
+    Diverged(Tid),
+}
+
+pub struct Scheduler<'a> {
+    schedule: &'a [Tid],
+    /// Sleeping threads' next events; a sleeper wakes when a dependent event executes.
+    sleep: Vec<Event>,
+    /// The sleep set applies from this step on (the point where the execution diverges
+    /// from the previous one).
+    sleep_from: usize,
+    step: usize,
+    max_steps: usize,
+}
+
+impl<'a> Scheduler<'a> {
+    pub fn new(schedule: &'a [Tid], sleep: &[Event], sleep_from: usize, max_steps: usize) -> Self {
+        Scheduler {
+            schedule,
+            sleep: sleep.to_vec(),
+            sleep_from,
+            step: 0,
+            max_steps,
+        }
+    }
+
+    /// Number of events executed so far.
+    pub fn step(&self) -> usize {
+        self.step
+    }
+
+    fn asleep(&self) -> ThreadSet {
+        let mut s = ThreadSet::EMPTY;
+        if self.step >= self.sleep_from {
+            for e in &self.sleep {
+                s.insert(e.tid());
+            }
+        }
+        s
+    }
+
+    /// Chooses the thread that performs the next event. `cur` is the thread that ran last.
+    pub fn pick(&self, cur: Option<Tid>, enabled: ThreadSet, live: ThreadSet) -> Pick {
+        if enabled.is_empty() {
+            return if live.is_empty() {
+                Pick::Done
+            } else {
+                Pick::Deadlock
+            };
+        }
+        if self.step >= self.max_steps {
+            return Pick::StepBound;
+        }
+        if let Some(&t) = self.schedule.get(self.step) {
+            return if enabled.contains(t) {
+                Pick::Run(t)
+            } else {
+                Pick::Diverged(t)
+            };
+        }
+        let candidates = enabled.minus(self.asleep());
+        match cur {
+            Some(c) if candidates.contains(c) => Pick::Run(c),
+            _ => candidates.first().map_or(Pick::SleepBlocked, Pick::Run),
+        }
+    }
+
+    /// Records that `ev` executed: sleepers it conflicts with wake up.
+    pub fn executed(&mut self, ev: &Event) {
+        if self.step >= self.sleep_from {
+            self.sleep.retain(|s| !dependent(s, ev));
+        }
+        self.step += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Kind;
+
+    fn set(ts: &[Tid]) -> ThreadSet {
+        let mut s = ThreadSet::EMPTY;
+        ts.iter().for_each(|&t| s.insert(t));
+        s
+    }
+
+    #[test]
+    fn follows_schedule_then_keeps_running_thread() {
+        let sched = [1, 2];
+        let mut s = Scheduler::new(&sched, &[], 0, 100);
+        assert_eq!(
+            s.pick(Some(0), set(&[0, 1, 2]), set(&[0, 1, 2])),
+            Pick::Run(1)
+        );
+        s.executed(&Event::new(1, Kind::Fence));
+        assert_eq!(
+            s.pick(Some(1), set(&[0, 1]), set(&[0, 1, 2])),
+            Pick::Diverged(2)
+        );
+        s.executed(&Event::new(2, Kind::Fence));
+        assert_eq!(s.pick(Some(2), set(&[0, 2]), set(&[0, 2])), Pick::Run(2));
+        assert_eq!(s.pick(Some(2), set(&[0, 1]), set(&[0, 1, 2])), Pick::Run(0));
+    }
+
+    #[test]
+    fn sleepers_are_avoided_until_woken() {
+        let sleeper = Event::mem(1, Kind::Read, 64, 4);
+        let mut s = Scheduler::new(&[], &[sleeper], 0, 100);
+        assert_eq!(s.pick(Some(1), set(&[0, 1]), set(&[0, 1])), Pick::Run(0));
+        s.executed(&Event::mem(0, Kind::Write, 128, 4));
+        assert_eq!(s.pick(Some(0), set(&[1]), set(&[0, 1])), Pick::SleepBlocked);
+        s.executed(&Event::mem(0, Kind::Write, 64, 4));
+        assert_eq!(s.pick(Some(0), set(&[1]), set(&[0, 1])), Pick::Run(1));
+    }
+
+    #[test]
+    fn ends() {
+        let s = Scheduler::new(&[], &[], 0, 0);
+        assert_eq!(s.pick(None, set(&[]), set(&[])), Pick::Done);
+        assert_eq!(s.pick(None, set(&[]), set(&[1])), Pick::Deadlock);
+        assert_eq!(s.pick(None, set(&[1]), set(&[1])), Pick::StepBound);
+    }
+}

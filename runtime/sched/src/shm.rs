@@ -1,0 +1,181 @@
+//! The shared-memory region through which `cdpor` and the checked program's fork server
+//! exchange one execution: `cdpor` writes a request (schedule, sleep set, limits), the
+//! forked child writes the trace and how the execution ended.
+//!
+//! Layout: `Header`, then `cap_steps` schedule entries (`u32`), `MAX_THREADS` sleep-set
+//! events, `MAX_THREADS` thread records, `MAX_ALLOCS` allocation records and `cap_steps`
+//! trace events. Every part is `repr(C)` plain data; offsets come from `Layout`.
+
+use crate::event::{Event, MAX_THREADS};
+
+pub const MAGIC: u32 = 0x6364_706f;
+pub const MAX_ALLOCS: usize = 1 << 14;
+pub const TEXT_LEN: usize = 256;
+
+/// Request flag: let the program's own output through (replay), instead of discarding it.
+pub const FLAG_SHOW_OUTPUT: u32 = 1;
+
+/// Environment variables through which `cdpor` hands the fork server its channels.
+pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";
+pub const ENV_CMD_FD: &str = "CDPOR_CMD_FD";
+pub const ENV_ACK_FD: &str = "CDPOR_ACK_FD";
+pub const ENV_CPU: &str = "CDPOR_CPU";
+
+/// How an execution ended.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// Still running (or the child died without saying why).
+    Running = 0,
+    /// `exit(code)`, a return from `main`, or every thread finished.
+    Exit = 1,
+    /// Every live thread is blocked.
+    Deadlock = 2,
+    Assertion = 3,
+    Abort = 4,
+    /// A fatal signal in user code: `code` is the signal, `fault_addr` the address.
+    Crash = 5,
+    /// Every enabled thread is in the sleep set.
+    SleepBlocked = 6,
+    /// The execution reached `max_steps` events.
+    StepBound = 7,
+    /// The schedule named a thread that could not run: the program is not deterministic.
+    Diverged = 8,
+    /// The program created more than `MAX_THREADS` threads.
+    TooManyThreads = 9,
+    /// Like `Crash`, but the fault hit a thread's stack guard.
+    StackOverflow = 10,
+}
+
+impl Outcome {
+    pub fn from_u32(v: u32) -> Outcome {
+        use Outcome::*;
+        match v {
+            1 => Exit,
+            2 => Deadlock,
+            3 => Assertion,
+            4 => Abort,
+            5 => Crash,
+            6 => SleepBlocked,
+            7 => StepBound,
+            8 => Diverged,
+            9 => TooManyThreads,
+            10 => StackOverflow,
+            _ => Running,
+        }
+    }
+}
+
+#[repr(C)]
+pub struct Header {
+    pub magic: u32,
+    pub cap_steps: u32,
+    // Request, written by cdpor before each execution.
+    pub max_steps: u32,
+    pub sched_len: u32,
+    pub sleep_len: u32,
+    pub sleep_from: u32,
+    pub flags: u32,
+    // Written by the fork server.
+    pub child_pid: i32,
+    pub wait_status: i32,
+    // Response, written by the child.
+    pub n_events: u32,
+    pub n_threads: u32,
+    pub n_allocs: u32,
+    pub outcome: u32,
+    pub outcome_tid: u32,
+    pub outcome_site: u32,
+    pub outcome_line: u32,
+    pub outcome_code: i64,
+    pub fault_addr: u64,
+    /// NUL-terminated: the failed assertion's expression.
+    pub text: [u8; TEXT_LEN],
+    /// NUL-terminated: the failed assertion's file.
+    pub file: [u8; TEXT_LEN],
+}
+
+/// What a thread was doing when the execution ended.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ThreadStatus {
+    NotCreated = 0,
+    Enabled = 1,
+    Blocked = 2,
+    Finished = 3,
+}
+
+impl ThreadStatus {
+    pub fn from_u32(v: u32) -> ThreadStatus {
+        match v {
+            1 => ThreadStatus::Enabled,
+            2 => ThreadStatus::Blocked,
+            3 => ThreadStatus::Finished,
+            _ => ThreadStatus::NotCreated,
+        }
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct ThreadEnd {
+    pub status: u32,
+    pub _pad: u32,
+    /// The operation the thread was about to perform (valid when enabled or blocked).
+    pub pending: Event,
+}
+
+/// One heap allocation, so that reports can name heap blocks by allocation site.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Alloc {
+    pub addr: u64,
+    pub size: u64,
+    pub site: u32,
+    pub tid: u32,
+}
+
+/// Byte offsets of the parts of the region for a given step capacity.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub cap_steps: usize,
+}
+
+const fn align(x: usize) -> usize {
+    (x + 63) & !63
+}
+
+impl Layout {
+    pub fn schedule(&self) -> usize {
+        align(std::mem::size_of::<Header>())
+    }
+    pub fn sleep(&self) -> usize {
+        align(self.schedule() + 4 * self.cap_steps)
+    }
+    pub fn threads(&self) -> usize {
+        align(self.sleep() + std::mem::size_of::<Event>() * MAX_THREADS)
+    }
+    pub fn allocs(&self) -> usize {
+        align(self.threads() + std::mem::size_of::<ThreadEnd>() * MAX_THREADS)
+    }
+    pub fn events(&self) -> usize {
+        align(self.allocs() + std::mem::size_of::<Alloc>() * MAX_ALLOCS)
+    }
+    pub fn size(&self) -> usize {
+        let end = self.events() + std::mem::size_of::<Event>() * self.cap_steps;
+        (end + 4095) & !4095
+    }
+}
+
+/// Reads a NUL-terminated text field.
+pub fn text(field: &[u8]) -> String {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    String::from_utf8_lossy(&field[..end]).into_owned()
+}
+
+/// Writes a NUL-terminated text field, truncating.
+pub fn set_text(field: &mut [u8], s: &[u8]) {
+    let n = s.len().min(field.len() - 1);
+    field[..n].copy_from_slice(&s[..n]);
+    field[n] = 0;
+}

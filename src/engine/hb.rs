@@ -1,0 +1,400 @@
+//! Happens-before over one execution, and its races.
+//!
+//! Each event gets a vector clock. Shared state keeps, per object, the last write and the
+//! reads since it (per thread, the last one), so that a new event's races are found in
+//! O(threads) and reads commute (Flanagan & Godefroid, Fig. 5, extended with read sets).
+//! Memory objects are bytes, tracked in 8-byte chunks with byte masks, so accesses of any
+//! size and alignment conflict exactly when their bytes overlap and one writes.
+//!
+//! A race `e ⋖ e'`: `e` and `e'` are dependent, of different threads, `e` happens before
+//! `e'` only through their own conflict (not through `e'`'s program-order past), and no
+//! other such event lies HB-between them. Mutex acquisitions race with the previous
+//! acquisition, not with the release in between (a release is never a backtrack point).
+
+use std::collections::HashMap;
+
+use cdpor_sched::{Event, Kind, ThreadSet, Tid};
+
+/// The later event of a race: an executed event, or the next event of a thread that was
+/// still alive when the execution ended (`Trace::pending[k]`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Later {
+    Event(usize),
+    Pending(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Race {
+    pub earlier: usize,
+    pub later: Later,
+}
+
+/// Vector clocks of one execution's events.
+pub struct Hb {
+    width: usize,
+    clocks: Vec<u32>,
+    seq: Vec<u32>,
+    tids: Vec<Tid>,
+    /// Each thread's clock at the end of the execution (what its pending event would see).
+    final_clocks: Vec<u32>,
+}
+
+impl Hb {
+    fn clock(&self, i: usize) -> &[u32] {
+        &self.clocks[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Does event `i` happen before (or equal) event `j`?
+    pub fn hb(&self, i: usize, j: usize) -> bool {
+        self.clock(j)[self.tids[i] as usize] >= self.seq[i]
+    }
+
+    /// Does event `i` happen before the pending event of thread `t`?
+    pub fn hb_pending(&self, i: usize, t: Tid) -> bool {
+        let c = &self.final_clocks[t as usize * self.width..(t as usize + 1) * self.width];
+        c[self.tids[i] as usize] >= self.seq[i]
+    }
+
+    /// Does `i` happen before the `later` event of a race?
+    pub fn hb_later(&self, i: usize, later: Later, pending: &[super::Pending]) -> bool {
+        match later {
+            Later::Event(j) => self.hb(i, j),
+            Later::Pending(k) => self.hb_pending(i, pending[k].event.tid()),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Chunk {
+    /// Last write of each byte (event index + 1; 0 = none).
+    last_write: [u32; 8],
+    /// Reads since the last write of their bytes: (event, byte mask).
+    reads: Vec<(u32, u8)>,
+}
+
+#[derive(Default)]
+struct MutexObj {
+    last_write: Option<usize>,
+    /// Failed trylocks since the last write.
+    reads: Vec<usize>,
+    last_acquire: Option<usize>,
+}
+
+struct State<'a> {
+    events: &'a [Event],
+    width: usize,
+    clocks: Vec<u32>,
+    seq: Vec<u32>,
+    thread_clock: Vec<u32>,
+    thread_seq: Vec<u32>,
+    mem: HashMap<u64, Chunk>,
+    mutexes: HashMap<u64, MutexObj>,
+    last_create: Option<usize>,
+    exit_of: Vec<Option<usize>>,
+}
+
+impl State<'_> {
+    fn clock(&self, i: usize) -> &[u32] {
+        &self.clocks[i * self.width..(i + 1) * self.width]
+    }
+
+    /// Is event `i` in the clock `c`?
+    fn in_clock(&self, i: usize, c: &[u32]) -> bool {
+        c[self.events[i].tid() as usize] >= self.seq[i]
+    }
+
+    fn hb(&self, i: usize, j: usize) -> bool {
+        self.in_clock(i, self.clock(j))
+    }
+
+    /// Adds `i` to `out` if it is a race candidate for an event of `t` with clock `base`.
+    fn candidate(&self, i: usize, t: Tid, base: &[u32], out: &mut Vec<usize>) {
+        if self.events[i].tid() != t && !self.in_clock(i, base) && !out.contains(&i) {
+            out.push(i);
+        }
+    }
+
+    /// Memory: finds candidates and HB predecessors of an access to `[lo, hi)`, then
+    /// records it.
+    fn access(
+        &mut self,
+        i: usize,
+        lo: u64,
+        hi: u64,
+        write: bool,
+        base: &[u32],
+        cands: &mut Vec<usize>,
+        preds: &mut Vec<usize>,
+    ) {
+        let t = self.events[i].tid();
+        let mut chunk_addr = lo & !7;
+        while chunk_addr < hi {
+            let first = lo.max(chunk_addr) - chunk_addr;
+            let last = hi.min(chunk_addr + 8) - chunk_addr;
+            let mask: u8 = ((0xffu16 << first) & (0xffu16 >> (8 - last))) as u8;
+            let chunk = self.mem.remove(&chunk_addr).unwrap_or_default();
+            let mut chunk = chunk;
+            if write {
+                let mut read_bytes = 0u8;
+                for &(r, rm) in &chunk.reads {
+                    if rm & mask != 0 {
+                        read_bytes |= rm;
+                        preds.push(r as usize);
+                        self.candidate(r as usize, t, base, cands);
+                    }
+                }
+                for b in 0..8 {
+                    if mask & (1 << b) == 0 {
+                        continue;
+                    }
+                    if let Some(w) = chunk.last_write[b].checked_sub(1) {
+                        preds.push(w as usize);
+                        // A write already followed by a read of this byte is ordered
+                        // before that read: the read is the race, not the write.
+                        if read_bytes & (1 << b) == 0 {
+                            self.candidate(w as usize, t, base, cands);
+                        }
+                    }
+                    chunk.last_write[b] = i as u32 + 1;
+                }
+                chunk.reads.retain_mut(|(_, rm)| {
+                    *rm &= !mask;
+                    *rm != 0
+                });
+            } else {
+                for b in 0..8 {
+                    if mask & (1 << b) != 0 {
+                        if let Some(w) = chunk.last_write[b].checked_sub(1) {
+                            preds.push(w as usize);
+                            self.candidate(w as usize, t, base, cands);
+                        }
+                    }
+                }
+                // This thread's earlier reads of these bytes are ordered before this one.
+                let events = self.events;
+                chunk.reads.retain_mut(|(r, rm)| {
+                    if events[*r as usize].tid() == t {
+                        *rm &= !mask;
+                    }
+                    *rm != 0
+                });
+                chunk.reads.push((i as u32, mask));
+            }
+            if chunk.last_write != [0; 8] || !chunk.reads.is_empty() {
+                self.mem.insert(chunk_addr, chunk);
+            }
+            chunk_addr += 8;
+        }
+    }
+
+    fn mutex_write(
+        &mut self,
+        i: usize,
+        addr: u64,
+        t: Tid,
+        base: &[u32],
+        cands: &mut Vec<usize>,
+        preds: &mut Vec<usize>,
+        race_with_write: bool,
+    ) {
+        let m = self.mutexes.remove(&addr).unwrap_or_default();
+        preds.extend(m.last_write);
+        preds.extend(m.reads.iter().copied());
+        for &r in &m.reads {
+            self.candidate(r, t, base, cands);
+        }
+        if race_with_write && m.reads.is_empty() {
+            if let Some(w) = m.last_write {
+                self.candidate(w, t, base, cands);
+            }
+        }
+        self.mutexes.insert(
+            addr,
+            MutexObj {
+                last_write: Some(i),
+                reads: Vec::new(),
+                last_acquire: m.last_acquire,
+            },
+        );
+    }
+
+    /// Race candidates of a mutex acquisition by `t`: the previous acquisition.
+    fn acquire_candidates(&self, addr: u64, t: Tid, base: &[u32], cands: &mut Vec<usize>) {
+        if let Some(a) = self.mutexes.get(&addr).and_then(|m| m.last_acquire) {
+            self.candidate(a, t, base, cands);
+        }
+    }
+
+    /// Keeps the immediate races only: a candidate that happens before another candidate
+    /// is reached through it.
+    fn immediate(&self, cands: &mut Vec<usize>) {
+        if cands.len() > 1 {
+            let all = cands.clone();
+            cands.retain(|&c| !all.iter().any(|&d| d != c && self.hb(c, d)));
+        }
+    }
+
+    fn step(&mut self, i: usize, cands: &mut Vec<usize>) {
+        let e = self.events[i];
+        let t = e.tid();
+        let w = self.width;
+        let base: Vec<u32> = self.thread_clock[t as usize * w..(t as usize + 1) * w].to_vec();
+        let mut preds = Vec::new();
+        match e.kind() {
+            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy => {
+                if let Some((lo, hi)) = e.reads() {
+                    let write_too = e.writes() == Some((lo, hi));
+                    self.access(i, lo, hi, write_too, &base, cands, &mut preds);
+                }
+                if let Some((lo, hi)) = e.writes() {
+                    if e.reads() != Some((lo, hi)) {
+                        self.access(i, lo, hi, true, &base, cands, &mut preds);
+                    }
+                }
+            }
+            Kind::Lock | Kind::TryLock => {
+                self.acquire_candidates(e.addr, t, &base, cands);
+                self.mutex_write(i, e.addr, t, &base, &mut Vec::new(), &mut preds, false);
+                self.mutexes
+                    .get_mut(&e.addr)
+                    .expect("just written")
+                    .last_acquire = Some(i);
+            }
+            Kind::TryFail => {
+                let m = self.mutexes.entry(e.addr).or_default();
+                let w = m.last_write;
+                let events = self.events;
+                m.reads.retain(|&r| events[r].tid() != t);
+                m.reads.push(i);
+                if let Some(w) = w {
+                    preds.push(w);
+                    self.candidate(w, t, &base, cands);
+                }
+            }
+            Kind::Unlock => self.mutex_write(i, e.addr, t, &base, cands, &mut preds, false),
+            Kind::MutexInit | Kind::MutexDestroy => {
+                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, true)
+            }
+            Kind::Create => {
+                if let Some(c) = self.last_create {
+                    preds.push(c);
+                    self.candidate(c, t, &base, cands);
+                }
+                self.last_create = Some(i);
+            }
+            Kind::Join => {
+                if let Some(x) = self.exit_of.get(e.aux as usize).copied().flatten() {
+                    preds.push(x);
+                }
+            }
+            Kind::ThreadExit => {
+                if let Some(slot) = self.exit_of.get_mut(t as usize) {
+                    *slot = Some(i);
+                }
+            }
+            Kind::Fence | Kind::ProcessExit | Kind::AssertFail | Kind::Abort => {}
+        }
+        let mut clock = base;
+        for p in preds {
+            for (c, &pc) in clock.iter_mut().zip(&self.clocks[p * w..(p + 1) * w]) {
+                *c = (*c).max(pc);
+            }
+        }
+        self.thread_seq[t as usize] += 1;
+        let s = self.thread_seq[t as usize];
+        clock[t as usize] = s;
+        self.seq[i] = s;
+        self.clocks[i * w..(i + 1) * w].copy_from_slice(&clock);
+        self.thread_clock[t as usize * w..(t as usize + 1) * w].copy_from_slice(&clock);
+        if e.kind() == Kind::Create && (e.aux as usize) < w {
+            let c = e.aux as usize;
+            self.thread_clock[c * w..(c + 1) * w].copy_from_slice(&clock);
+        }
+        self.immediate(cands);
+    }
+}
+
+/// Computes happens-before for `events` and the races whose later event is at index
+/// `from` or beyond, or is one of the `pending` events (`with_pending`).
+///
+/// Pending events take part as follows. When the last event ended the program (`kill`),
+/// each thread that could have run instead races with it. Blocked lock acquisitions race
+/// with the previous acquisition, as if they ran at the end (before a final `kill`).
+pub fn analyze(
+    events: &[Event],
+    pending: &[super::Pending],
+    from: usize,
+    kill: bool,
+    with_pending: bool,
+) -> (Hb, Vec<Race>) {
+    let threads = events
+        .iter()
+        .map(|e| e.tid() as usize + 1)
+        .chain(
+            events
+                .iter()
+                .filter(|e| e.kind() == Kind::Create && e.aux != u32::MAX)
+                .map(|e| e.aux as usize + 1),
+        )
+        .chain(pending.iter().map(|p| p.event.tid() as usize + 1))
+        .max()
+        .unwrap_or(1);
+    let n = events.len();
+    let mut st = State {
+        events,
+        width: threads,
+        clocks: vec![0; n * threads],
+        seq: vec![0; n],
+        thread_clock: vec![0; threads * threads],
+        thread_seq: vec![0; threads],
+        mem: HashMap::new(),
+        mutexes: HashMap::new(),
+        last_create: None,
+        exit_of: vec![None; threads],
+    };
+    let mut races = Vec::new();
+    let mut cands = Vec::new();
+    for i in 0..n {
+        cands.clear();
+        st.step(i, &mut cands);
+        if i >= from {
+            races.extend(cands.iter().map(|&c| Race {
+                earlier: c,
+                later: Later::Event(i),
+            }));
+        }
+    }
+    if with_pending {
+        let killer = if kill && n > 0 { Some(n - 1) } else { None };
+        let enabled_before_kill = killer.map_or(ThreadSet::EMPTY, |k| ThreadSet(events[k].enabled));
+        for (k, p) in pending.iter().enumerate() {
+            let t = p.event.tid();
+            if let Some(x) = killer {
+                if events[x].tid() != t && p.enabled && enabled_before_kill.contains(t) {
+                    races.push(Race {
+                        earlier: x,
+                        later: Later::Pending(k),
+                    });
+                }
+            }
+            if !p.enabled && p.event.kind() == Kind::Lock {
+                let base =
+                    st.thread_clock[t as usize * threads..(t as usize + 1) * threads].to_vec();
+                cands.clear();
+                st.acquire_candidates(p.event.addr, t, &base, &mut cands);
+                races.extend(cands.iter().map(|&c| Race {
+                    earlier: c,
+                    later: Later::Pending(k),
+                }));
+            }
+        }
+    }
+    let hb = Hb {
+        width: threads,
+        clocks: st.clocks,
+        seq: st.seq,
+        tids: events.iter().map(|e| e.tid()).collect(),
+        final_clocks: st.thread_clock,
+    };
+    (hb, races)
+}

@@ -1,0 +1,418 @@
+//! The DPOR engine: consumes executed traces, produces the schedules still to explore.
+//! It is pure (no fork, no FFI, no LLVM), so it is tested on abstract programs.
+//!
+//! Exploration is stateless and trace-based: the engine keeps the current execution as a
+//! path of `Node`s (one per event: the state before it), re-executes a prefix of that path
+//! with one choice changed, and analyses the races of the events from the point where the
+//! new execution diverged. The algorithms differ only in what a race adds to a node and
+//! in how the next branch of a node is chosen:
+//!
+//! * `none`: every enabled thread at every node (the test oracle);
+//! * `classic`: Flanagan & Godefroid's backtrack sets, with sleep sets;
+//! * `source`: Source-DPOR (source sets, sleep sets);
+//! * `optimal`: Optimal-DPOR (wakeup trees, sleep sets), one execution per trace and no
+//!   sleep-set-blocked executions.
+
+pub mod hb;
+pub mod wakeup_tree;
+
+use cdpor_sched::{dependent, Event, Kind, ThreadSet, Tid};
+
+use hb::{Hb, Later, Race};
+use wakeup_tree::{initials, is_weak_initial, WakeupTree, WuNode};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Algorithm {
+    None,
+    Classic,
+    Source,
+    Optimal,
+}
+
+impl Algorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::None => "none",
+            Algorithm::Classic => "classic",
+            Algorithm::Source => "source",
+            Algorithm::Optimal => "optimal",
+        }
+    }
+
+    pub const ALL: [Algorithm; 4] = [
+        Algorithm::None,
+        Algorithm::Classic,
+        Algorithm::Source,
+        Algorithm::Optimal,
+    ];
+}
+
+/// What the next execution must do: follow `schedule` (the thread of each event), and
+/// from step `sleep_from` on, never choose a thread of the `sleep` set until an event
+/// dependent with its listed next event wakes it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Request {
+    pub schedule: Vec<Tid>,
+    pub sleep: Vec<Event>,
+    pub sleep_from: usize,
+}
+
+/// A thread alive at the end of an execution, and the event it was about to perform.
+#[derive(Clone, Copy, Debug)]
+pub struct Pending {
+    pub event: Event,
+    pub enabled: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TraceEnd {
+    /// No thread could continue: the program ended, deadlocked or failed.
+    Maximal {
+        /// The program was ended by the transition of the last event (a crash right after
+        /// it, or the last event itself is `exit`, a failed assertion or `abort`).
+        killed: bool,
+    },
+    /// Every enabled thread was asleep: a redundant execution, cut short.
+    SleepBlocked,
+    /// Cut by the step bound.
+    Bounded,
+}
+
+/// One executed trace, as the runtime (or a test simulator) reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct Trace<'a> {
+    pub events: &'a [Event],
+    pub pending: &'a [Pending],
+    pub end: TraceEnd,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Complete (maximal) executions.
+    pub executions: u64,
+    /// Sleep-set-blocked executions.
+    pub blocked: u64,
+    /// Executions cut by the step bound.
+    pub bounded: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// Re-executing a schedule did not reproduce the same event.
+    Nondeterministic {
+        step: usize,
+        expected: Event,
+        got: Option<Event>,
+    },
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::Nondeterministic {
+                step,
+                expected,
+                got,
+            } => {
+                write!(f, "the program is not deterministic: re-executing a schedule gave a different event at step {} (expected {expected:?}, got ", step + 1)?;
+                match got {
+                    Some(g) => write!(f, "{g:?})"),
+                    None => write!(f, "the end of the execution)"),
+                }
+            }
+        }
+    }
+}
+
+/// The state before one event of the current execution.
+#[derive(Clone, Debug)]
+struct Node {
+    /// The event taken from here in the current execution.
+    event: Event,
+    /// Sleeping threads' next events.
+    sleep: Vec<Event>,
+    /// classic/source: threads to explore from here; none: unused (all enabled are).
+    backtrack: ThreadSet,
+    /// Threads whose branch from here is explored or being explored.
+    done: ThreadSet,
+    /// optimal: branches still to explore.
+    wut: WakeupTree,
+}
+
+impl Node {
+    fn new(event: Event, sleep: Vec<Event>) -> Node {
+        let mut b = ThreadSet::EMPTY;
+        b.insert(event.tid());
+        Node {
+            event,
+            sleep,
+            backtrack: b,
+            done: b,
+            wut: WakeupTree::default(),
+        }
+    }
+
+    fn enabled(&self) -> ThreadSet {
+        ThreadSet(self.event.enabled)
+    }
+}
+
+/// The next execution: where it leaves the current path, and (optimal) the wakeup-tree
+/// branch it follows from there.
+struct Plan {
+    request: Request,
+    div: usize,
+    branch: Option<WuNode>,
+}
+
+pub struct Engine {
+    alg: Algorithm,
+    nodes: Vec<Node>,
+    plan: Option<Plan>,
+    stats: Stats,
+}
+
+impl Engine {
+    pub fn new(alg: Algorithm) -> Engine {
+        Engine {
+            alg,
+            nodes: Vec::new(),
+            plan: Some(Plan {
+                request: Request::default(),
+                div: 0,
+                branch: None,
+            }),
+            stats: Stats::default(),
+        }
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.alg
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The next execution to run, or `None` when exploration is complete.
+    pub fn next_request(&self) -> Option<&Request> {
+        self.plan.as_ref().map(|p| &p.request)
+    }
+
+    /// Takes in the execution of the last request and plans the next one.
+    pub fn record(&mut self, trace: &Trace) -> Result<(), EngineError> {
+        let plan = self.plan.take().expect("record() follows next_request()");
+        let events = trace.events;
+        self.check_replay(&plan, events)?;
+        self.extend_path(&plan, events);
+        match trace.end {
+            TraceEnd::Maximal { .. } => self.stats.executions += 1,
+            TraceEnd::SleepBlocked => self.stats.blocked += 1,
+            TraceEnd::Bounded => self.stats.bounded += 1,
+        }
+        if self.alg != Algorithm::None && trace.end != TraceEnd::SleepBlocked {
+            let (kill, complete) = match trace.end {
+                TraceEnd::Maximal { killed } => (
+                    killed || events.last().is_some_and(|e| e.kind().ends_program()),
+                    true,
+                ),
+                _ => (false, false),
+            };
+            let (hb, races) = hb::analyze(events, trace.pending, plan.div, kill, complete);
+            for race in races {
+                self.reverse(&hb, events, trace.pending, kill, race);
+            }
+        }
+        self.plan = self.plan_next();
+        Ok(())
+    }
+
+    /// The re-executed prefix, and the wakeup-tree branch that was followed, must give
+    /// back the events they were planned from.
+    fn check_replay(&self, plan: &Plan, events: &[Event]) -> Result<(), EngineError> {
+        let mismatch = |step: usize, expected: &Event| EngineError::Nondeterministic {
+            step,
+            expected: *expected,
+            got: events.get(step).copied(),
+        };
+        for (step, node) in self.nodes.iter().enumerate().take(plan.div) {
+            if !events.get(step).is_some_and(|e| same_op(e, &node.event)) {
+                return Err(mismatch(step, &node.event));
+            }
+        }
+        let mut step = plan.div;
+        let mut branch = plan.branch.as_ref();
+        while let Some(b) = branch {
+            if !events.get(step).is_some_and(|e| same_op(e, &b.event)) {
+                return Err(mismatch(step, &b.event));
+            }
+            step += 1;
+            branch = b.children.first();
+        }
+        if plan.div < plan.request.schedule.len() && events.len() <= plan.div {
+            return Err(EngineError::Nondeterministic {
+                step: plan.div,
+                expected: Event::new(plan.request.schedule[plan.div], Kind::Fence),
+                got: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// Replaces the path from the divergence point with the new execution's events.
+    fn extend_path(&mut self, plan: &Plan, events: &[Event]) {
+        let div = plan.div;
+        self.nodes.truncate(div + 1);
+        if let Some(node) = self.nodes.get_mut(div) {
+            if let Some(e) = events.get(div) {
+                node.event = *e;
+            }
+        } else if let Some(e) = events.first() {
+            self.nodes.push(Node::new(*e, Vec::new()));
+        }
+        // Below the divergence point, the followed branch's other subtrees become the
+        // new nodes' wakeup trees.
+        let mut branch = plan.branch.as_ref().map(|b| &b.children);
+        for k in div + 1..events.len() {
+            let prev = &self.nodes[k - 1];
+            let sleep = prev
+                .sleep
+                .iter()
+                .filter(|s| !dependent(s, &prev.event))
+                .copied()
+                .collect();
+            let mut node = Node::new(events[k], sleep);
+            if let Some(children) = branch {
+                if let Some((first, rest)) = children.split_first() {
+                    node.wut.branches = rest.to_vec();
+                    branch = Some(&first.children);
+                } else {
+                    branch = None;
+                }
+            }
+            self.nodes.push(node);
+        }
+    }
+
+    /// Applies the algorithm's rule for one race.
+    fn reverse(&mut self, hb: &Hb, events: &[Event], pending: &[Pending], kill: bool, race: Race) {
+        let e = race.earlier;
+        let (later_event, end) = match race.later {
+            Later::Event(j) => (events[j], j),
+            // Pending events run after every executed event, but before a final kill.
+            Later::Pending(k) => (
+                pending[k].event,
+                if kill && e + 1 < events.len() {
+                    events.len() - 1
+                } else {
+                    events.len()
+                },
+            ),
+        };
+        // v = notdep(e, E).e': the events after e that do not happen after it, then e'.
+        let notdep = || (e + 1..end).filter(|&k| !hb.hb(e, k)).map(|k| events[k]);
+        let node = &mut self.nodes[e];
+        match self.alg {
+            Algorithm::None => {}
+            Algorithm::Optimal => {
+                let v: Vec<Event> = notdep().chain(std::iter::once(later_event)).collect();
+                if node.sleep.iter().any(|s| is_weak_initial(s, &v)) {
+                    return;
+                }
+                node.wut.insert(v);
+            }
+            Algorithm::Source => {
+                let v: Vec<Event> = notdep().chain(std::iter::once(later_event)).collect();
+                let init = initials(&v);
+                if !init.intersects(node.backtrack) {
+                    if let Some(q) = init.first() {
+                        node.backtrack.insert(q);
+                    }
+                }
+            }
+            Algorithm::Classic => {
+                // Flanagan & Godefroid, Fig. 3: the later event's thread, or a thread with
+                // an event between the two that happens before the later one; failing
+                // those, every thread enabled there.
+                let enabled = node.enabled();
+                let p = later_event.tid();
+                let mut candidates = ThreadSet::EMPTY;
+                if enabled.contains(p) {
+                    candidates.insert(p);
+                }
+                for k in e + 1..end {
+                    let q = events[k].tid();
+                    if enabled.contains(q) && hb.hb_later(k, race.later, pending) {
+                        candidates.insert(q);
+                    }
+                }
+                if candidates.is_empty() {
+                    node.backtrack.0 |= enabled.0;
+                } else if !candidates.intersects(node.backtrack) {
+                    node.backtrack
+                        .insert(candidates.first().expect("not empty"));
+                }
+            }
+        }
+    }
+
+    /// Backtracks to the deepest node with a branch left, and plans its execution.
+    fn plan_next(&mut self) -> Option<Plan> {
+        while let Some(i) = self.nodes.len().checked_sub(1) {
+            let alg = self.alg;
+            let node = &mut self.nodes[i];
+            // The current branch from this node is fully explored.
+            node.done.insert(node.event.tid());
+            if alg != Algorithm::None {
+                node.sleep.push(node.event);
+            }
+            let asleep = node.sleep.iter().fold(ThreadSet::EMPTY, |mut s, e| {
+                s.insert(e.tid());
+                s
+            });
+            let (next, branch) = match alg {
+                Algorithm::Optimal => match node.wut.take_leftmost() {
+                    Some(b) => (Some(b.event.tid()), Some(b)),
+                    None => (None, None),
+                },
+                Algorithm::Source | Algorithm::Classic => {
+                    (node.backtrack.minus(node.done).minus(asleep).first(), None)
+                }
+                Algorithm::None => (node.enabled().minus(node.done).first(), None),
+            };
+            let Some(next) = next else {
+                self.nodes.pop();
+                continue;
+            };
+            node.done.insert(next);
+            let sleep = node.sleep.clone();
+            let mut schedule: Vec<Tid> = self.nodes[..i].iter().map(|n| n.event.tid()).collect();
+            schedule.push(next);
+            let mut b = branch.as_ref().and_then(|b| b.children.first());
+            while let Some(n) = b {
+                schedule.push(n.event.tid());
+                b = n.children.first();
+            }
+            return Some(Plan {
+                request: Request {
+                    schedule,
+                    sleep,
+                    sleep_from: i,
+                },
+                div: i,
+                branch,
+            });
+        }
+        None
+    }
+}
+
+/// Are two events the same operation? A creation may give its thread another number when
+/// creations are reordered, so the created thread is not compared.
+fn same_op(a: &Event, b: &Event) -> bool {
+    if a.kind() == Kind::Create && b.kind() == Kind::Create {
+        a.tid == b.tid
+    } else {
+        a.same_op(b)
+    }
+}

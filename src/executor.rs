@@ -1,0 +1,340 @@
+//! Runs executions of an instrumented program: starts its fork server with a shared-memory
+//! region and two pipes, and for each request writes the schedule, says "go", and reads
+//! back the trace once the server says the child is done.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use cdpor_sched::shm::{self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadStatus};
+use cdpor_sched::{Event, Tid, MAX_THREADS};
+use memmap2::MmapMut;
+
+use crate::engine::{Pending, Request};
+
+/// How an execution ended, as the runtime saw it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum End {
+    Exit(i64),
+    Deadlock,
+    Assertion {
+        tid: Tid,
+        site: u32,
+        expr: String,
+        file: String,
+        line: u32,
+    },
+    Abort {
+        tid: Tid,
+        site: u32,
+    },
+    Crash {
+        tid: Tid,
+        site: u32,
+        signal: i32,
+        addr: u64,
+        pc: u64,
+        overflow: bool,
+    },
+    SleepBlocked,
+    StepBound,
+    /// The schedule asked for a thread that could not run.
+    Diverged(Tid),
+    TooManyThreads,
+    /// The child died without a word (killed by a signal the runtime could not catch, or
+    /// an exit from outside the runtime).
+    Died(String),
+    /// The child ran past the time limit and was killed.
+    TimedOut,
+}
+
+/// One execution's results.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    pub events: Vec<Event>,
+    pub pending: Vec<Pending>,
+    /// Threads blocked at the end, with the operation they wait in (for deadlock reports).
+    pub blocked: Vec<Event>,
+    pub allocs: Vec<Alloc>,
+    pub end: End,
+}
+
+#[derive(Clone, Debug)]
+pub struct ExecOptions {
+    pub max_steps: usize,
+    pub timeout: Duration,
+    pub show_output: bool,
+    pub cpu: Option<usize>,
+}
+
+pub struct Executor {
+    server: Child,
+    map: MmapMut,
+    layout: Layout,
+    cmd: File,
+    ack: File,
+    timeout: Duration,
+}
+
+fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn set_cloexec(fd: &OwnedFd) {
+    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+}
+
+impl Executor {
+    pub fn start(binary: &Path, opts: &ExecOptions) -> std::io::Result<Executor> {
+        let layout = Layout {
+            cap_steps: opts.max_steps + 1,
+        };
+        let shm_fd = unsafe { libc::memfd_create(c"cdpor-shm".as_ptr(), 0) };
+        if shm_fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let shm_file = unsafe { File::from_raw_fd(shm_fd) };
+        shm_file.set_len(layout.size() as u64)?;
+        let mut map = unsafe { MmapMut::map_mut(&shm_file)? };
+        {
+            let hdr = unsafe { &mut *(map.as_mut_ptr() as *mut Header) };
+            hdr.magic = shm::MAGIC;
+            hdr.cap_steps = layout.cap_steps as u32;
+            hdr.flags = if opts.show_output {
+                shm::FLAG_SHOW_OUTPUT
+            } else {
+                0
+            };
+        }
+        let (cmd_r, cmd_w) = pipe()?;
+        let (ack_r, ack_w) = pipe()?;
+        set_cloexec(&cmd_w);
+        set_cloexec(&ack_r);
+        let mut command = Command::new(binary);
+        command
+            .env(shm::ENV_SHM_FD, shm_fd.to_string())
+            .env(shm::ENV_CMD_FD, cmd_r.as_raw_fd().to_string())
+            .env(shm::ENV_ACK_FD, ack_w.as_raw_fd().to_string())
+            .stdin(Stdio::null());
+        if let Some(cpu) = opts.cpu {
+            command.env(shm::ENV_CPU, cpu.to_string());
+        }
+        // The program's own output only matters on replay.
+        if !opts.show_output {
+            command.stdout(Stdio::null());
+        }
+        unsafe {
+            command.pre_exec(|| {
+                // Put the server in its own process group, so that a terminal's ^C reaches
+                // cdpor, which then tears the server down.
+                libc::setpgid(0, 0);
+                Ok(())
+            });
+        }
+        let server = command.spawn()?;
+        drop(shm_file);
+        drop(cmd_r);
+        drop(ack_w);
+        Ok(Executor {
+            server,
+            map,
+            layout,
+            cmd: File::from(cmd_w),
+            ack: File::from(ack_r),
+            timeout: opts.timeout,
+        })
+    }
+
+    fn hdr(&mut self) -> &mut Header {
+        unsafe { &mut *(self.map.as_mut_ptr() as *mut Header) }
+    }
+
+    fn slice<T: Copy>(&self, offset: usize, n: usize) -> Vec<T> {
+        let p = unsafe { self.map.as_ptr().add(offset) as *const T };
+        (0..n)
+            .map(|i| unsafe { p.add(i).read_unaligned() })
+            .collect()
+    }
+
+    /// Runs one execution. An `Err` means the fork server itself is gone.
+    pub fn run(&mut self, req: &Request, max_steps: usize) -> Result<Execution, String> {
+        let cap = self.layout.cap_steps;
+        if req.schedule.len() > cap {
+            return Err("schedule longer than the step capacity".into());
+        }
+        {
+            let base = self.map.as_mut_ptr();
+            unsafe {
+                let sched = base.add(self.layout.schedule()) as *mut Tid;
+                std::ptr::copy_nonoverlapping(req.schedule.as_ptr(), sched, req.schedule.len());
+                let sleep = base.add(self.layout.sleep()) as *mut Event;
+                let n = req.sleep.len().min(MAX_THREADS);
+                std::ptr::copy_nonoverlapping(req.sleep.as_ptr(), sleep, n);
+            }
+        }
+        let sleep_len = req.sleep.len().min(MAX_THREADS) as u32;
+        let h = self.hdr();
+        h.sched_len = req.schedule.len() as u32;
+        h.sleep_len = sleep_len;
+        h.sleep_from = req.sleep_from as u32;
+        h.max_steps = max_steps.min(cap) as u32;
+        h.child_pid = 0;
+        self.cmd.write_all(b"g").map_err(|_| self.server_gone())?;
+        let timed_out = !self.wait_ack()?;
+        Ok(self.collect(timed_out))
+    }
+
+    /// Waits for the server's "done"; false when the time limit struck first (the child
+    /// is then killed and the wait completes).
+    fn wait_ack(&mut self) -> Result<bool, String> {
+        let mut pfd = libc::pollfd {
+            fd: self.ack.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = self.timeout.as_millis().min(i32::MAX as u128) as i32;
+        let ready = loop {
+            let r = unsafe { libc::poll(&mut pfd, 1, ms) };
+            if r >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                break r > 0;
+            }
+        };
+        if !ready {
+            let pid = self.hdr().child_pid;
+            if pid > 0 {
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        let mut b = [0u8; 1];
+        match self.ack.read(&mut b) {
+            Ok(1) => Ok(ready),
+            _ => Err(self.server_gone()),
+        }
+    }
+
+    fn server_gone(&mut self) -> String {
+        match self.server.try_wait() {
+            Ok(Some(status)) => {
+                format!("the program's fork server stopped ({status}) before main could run")
+            }
+            _ => "the program's fork server stopped answering".into(),
+        }
+    }
+
+    fn collect(&mut self, timed_out: bool) -> Execution {
+        let l = self.layout;
+        let (n_events, n_threads, n_allocs) = {
+            let h = self.hdr();
+            (
+                (h.n_events as usize).min(l.cap_steps),
+                (h.n_threads as usize).min(MAX_THREADS),
+                (h.n_allocs as usize).min(shm::MAX_ALLOCS),
+            )
+        };
+        let events: Vec<Event> = self.slice(l.events(), n_events);
+        let threads: Vec<ThreadEnd> = self.slice(l.threads(), n_threads);
+        let allocs: Vec<Alloc> = self.slice(l.allocs(), n_allocs);
+        let h = self.hdr();
+        let outcome = Outcome::from_u32(h.outcome);
+        let tid = h.outcome_tid;
+        let site = h.outcome_site;
+        let end = if timed_out {
+            End::TimedOut
+        } else {
+            match outcome {
+                Outcome::Exit => End::Exit(h.outcome_code),
+                Outcome::Deadlock => End::Deadlock,
+                Outcome::Assertion => End::Assertion {
+                    tid,
+                    site,
+                    expr: shm::text(&h.text),
+                    file: shm::text(&h.file),
+                    line: h.outcome_line,
+                },
+                Outcome::Abort => End::Abort { tid, site },
+                Outcome::Crash | Outcome::StackOverflow => End::Crash {
+                    tid,
+                    site,
+                    signal: h.outcome_code as i32,
+                    addr: h.fault_addr,
+                    pc: u64::from_str_radix(shm::text(&h.text).trim_start_matches("0x"), 16)
+                        .unwrap_or(0),
+                    overflow: outcome == Outcome::StackOverflow,
+                },
+                Outcome::SleepBlocked => End::SleepBlocked,
+                Outcome::StepBound => End::StepBound,
+                Outcome::Diverged => End::Diverged(tid),
+                Outcome::TooManyThreads => End::TooManyThreads,
+                Outcome::Running => End::Died(describe_status(h.wait_status)),
+            }
+        };
+        let mut pending = Vec::new();
+        let mut blocked = Vec::new();
+        for th in &threads {
+            match ThreadStatus::from_u32(th.status) {
+                ThreadStatus::Enabled => pending.push(Pending {
+                    event: th.pending,
+                    enabled: true,
+                }),
+                ThreadStatus::Blocked => {
+                    pending.push(Pending {
+                        event: th.pending,
+                        enabled: false,
+                    });
+                    blocked.push(th.pending);
+                }
+                _ => {}
+            }
+        }
+        Execution {
+            events,
+            pending,
+            blocked,
+            allocs,
+            end,
+        }
+    }
+}
+
+fn describe_status(status: i32) -> String {
+    if libc::WIFSIGNALED(status) {
+        format!("killed by {}", signal_name(libc::WTERMSIG(status)))
+    } else if libc::WIFEXITED(status) {
+        format!(
+            "exited with status {} outside cdpor's control",
+            libc::WEXITSTATUS(status)
+        )
+    } else {
+        format!("ended with wait status {status:#x}")
+    }
+}
+
+pub fn signal_name(sig: i32) -> String {
+    match sig {
+        libc::SIGSEGV => "SIGSEGV".into(),
+        libc::SIGBUS => "SIGBUS".into(),
+        libc::SIGFPE => "SIGFPE".into(),
+        libc::SIGILL => "SIGILL".into(),
+        libc::SIGABRT => "SIGABRT".into(),
+        libc::SIGTRAP => "SIGTRAP".into(),
+        libc::SIGSYS => "SIGSYS".into(),
+        libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGXCPU => "SIGXCPU".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+impl Drop for Executor {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}

@@ -1,0 +1,282 @@
+//! The exploration loop: asks the engine for a schedule, runs it, hands the trace back,
+//! and keeps what the user needs to know (errors found, counts, why it stopped).
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use cdpor_sched::{Event, Tid};
+
+use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
+use crate::executor::{End, ExecOptions, Execution, Executor};
+use crate::program::Program;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub algorithm: Algorithm,
+    pub keep_going: bool,
+    pub max_steps: usize,
+    pub max_executions: Option<u64>,
+    pub time_limit: Option<Duration>,
+    pub exec_timeout: Duration,
+    pub progress: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum ErrorKind {
+    Assertion,
+    Deadlock,
+    Crash,
+    Abort,
+}
+
+impl ErrorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Assertion => "assertion",
+            ErrorKind::Deadlock => "deadlock",
+            ErrorKind::Crash => "crash",
+            ErrorKind::Abort => "abort",
+        }
+    }
+}
+
+/// An error, with the first execution that showed it.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub kind: ErrorKind,
+    pub execution: Execution,
+    pub schedule: Vec<Tid>,
+    /// Number of the execution (1-based) that found it.
+    pub index: u64,
+    /// Failing executions that showed the same error (same kind and place).
+    pub count: u64,
+}
+
+impl Found {
+    /// What makes two failing executions "the same error".
+    fn key(&self) -> (ErrorKind, String) {
+        (self.kind, error_place(&self.execution.end))
+    }
+}
+
+fn error_place(end: &End) -> String {
+    match end {
+        End::Assertion { site, expr, .. } => format!("{site}:{expr}"),
+        End::Abort { site, .. } => site.to_string(),
+        End::Crash { site, signal, .. } => format!("{site}:{signal}"),
+        End::Died(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Why exploration stopped before covering everything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cut {
+    MaxExecutions(u64),
+    TimeLimit(Duration),
+}
+
+pub struct Summary {
+    pub stats: Stats,
+    pub errors: Vec<Found>,
+    pub failing: u64,
+    pub cut: Option<Cut>,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn complete(&self) -> bool {
+        self.cut.is_none() && self.stats.bounded == 0
+    }
+}
+
+/// A failure that stops exploration without a verdict on the program.
+#[derive(Debug)]
+pub enum Fatal {
+    Nondeterministic(String),
+    Hang {
+        execution: u64,
+        last: Option<Event>,
+        timeout: Duration,
+    },
+    TooManyThreads,
+    Server(String),
+    Start(String),
+}
+
+fn classify(end: &End) -> Option<ErrorKind> {
+    match end {
+        End::Assertion { .. } => Some(ErrorKind::Assertion),
+        End::Deadlock => Some(ErrorKind::Deadlock),
+        End::Crash { .. } | End::Died(_) => Some(ErrorKind::Crash),
+        End::Abort { .. } => Some(ErrorKind::Abort),
+        _ => None,
+    }
+}
+
+struct Progress {
+    on: bool,
+    last: Instant,
+}
+
+impl Progress {
+    fn tick(&mut self, start: Instant, executions: u64, errors: u64) {
+        if self.on && self.last.elapsed() >= Duration::from_millis(250) {
+            self.last = Instant::now();
+            let secs = start.elapsed().as_secs_f64();
+            let rate = executions as f64 / secs.max(1e-9);
+            eprint!("\r\x1b[K[cdpor] {executions} executions, {rate:.0}/s, {errors} errors, {secs:.1} s");
+            let _ = std::io::stderr().flush();
+        }
+    }
+
+    fn clear(&self) {
+        if self.on {
+            eprint!("\r\x1b[K");
+        }
+    }
+}
+
+pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
+    let start = Instant::now();
+    let exec_opts = ExecOptions {
+        max_steps: opts.max_steps,
+        timeout: opts.exec_timeout,
+        show_output: false,
+        cpu: pick_cpu(),
+    };
+    let mut executor =
+        Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
+    let mut engine = Engine::new(opts.algorithm);
+    let mut errors: Vec<Found> = Vec::new();
+    let mut failing = 0u64;
+    let mut cut = None;
+    let mut progress = Progress {
+        on: opts.progress && std::io::stderr().is_terminal(),
+        last: Instant::now(),
+    };
+    let mut runs = 0u64;
+    while let Some(req) = engine.next_request() {
+        if let Some(max) = opts.max_executions {
+            if runs >= max {
+                cut = Some(Cut::MaxExecutions(max));
+                break;
+            }
+        }
+        if let Some(limit) = opts.time_limit {
+            if start.elapsed() >= limit {
+                cut = Some(Cut::TimeLimit(limit));
+                break;
+            }
+        }
+        let req: Request = req.clone();
+        let execution = executor.run(&req, opts.max_steps).map_err(Fatal::Server)?;
+        runs += 1;
+        let end = match &execution.end {
+            End::TimedOut => {
+                progress.clear();
+                return Err(Fatal::Hang { execution: runs, last: execution.events.last().copied(), timeout: opts.exec_timeout });
+            }
+            End::TooManyThreads => return Err(Fatal::TooManyThreads),
+            End::Diverged(t) => {
+                return Err(Fatal::Nondeterministic(format!(
+                    "the program is not deterministic: re-executing a schedule, thread T{t} could not run at step {}",
+                    execution.events.len() + 1
+                )))
+            }
+            End::SleepBlocked => TraceEnd::SleepBlocked,
+            End::StepBound => TraceEnd::Bounded,
+            End::Crash { .. } | End::Died(_) => TraceEnd::Maximal { killed: true },
+            _ => TraceEnd::Maximal { killed: false },
+        };
+        let trace = Trace {
+            events: &execution.events,
+            pending: &execution.pending,
+            end,
+        };
+        engine
+            .record(&trace)
+            .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
+        if let Some(kind) = classify(&execution.end) {
+            failing += 1;
+            let found = Found {
+                kind,
+                schedule: execution.events.iter().map(|e| e.tid()).collect(),
+                execution,
+                index: runs,
+                count: 1,
+            };
+            match errors.iter_mut().find(|f| f.key() == found.key()) {
+                Some(f) => f.count += 1,
+                None => errors.push(found),
+            }
+            if !opts.keep_going {
+                break;
+            }
+        }
+        progress.tick(start, engine.stats().executions, failing);
+    }
+    progress.clear();
+    Ok(Summary {
+        stats: engine.stats(),
+        errors,
+        failing,
+        cut,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// The CPU to pin the fork server (and so every execution) to: the last one this process
+/// may use, leaving the first to cdpor itself. None on a single-CPU machine.
+fn pick_cpu() -> Option<usize> {
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0
+    {
+        return None;
+    }
+    let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .collect();
+    (cpus.len() > 1).then(|| *cpus.last().expect("more than one"))
+}
+
+/// Runs exactly one schedule with the program's output shown (`cdpor replay`).
+pub fn replay(
+    program: &Program,
+    schedule: &[Tid],
+    max_steps: usize,
+    timeout: Duration,
+) -> Result<Execution, Fatal> {
+    let exec_opts = ExecOptions {
+        max_steps: max_steps.max(schedule.len()),
+        timeout,
+        show_output: true,
+        cpu: None,
+    };
+    let mut executor =
+        Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
+    let req = Request {
+        schedule: schedule.to_vec(),
+        sleep: Vec::new(),
+        sleep_from: usize::MAX,
+    };
+    let execution = executor
+        .run(&req, exec_opts.max_steps)
+        .map_err(Fatal::Server)?;
+    match execution.end {
+        End::TimedOut => Err(Fatal::Hang {
+            execution: 1,
+            last: execution.events.last().copied(),
+            timeout,
+        }),
+        End::Diverged(t) => Err(Fatal::Nondeterministic(format!(
+            "the schedule does not fit this program: thread T{t} cannot run at step {}",
+            execution.events.len() + 1
+        ))),
+        _ => Ok(execution),
+    }
+}
+
+pub fn kind_of(end: &End) -> Option<ErrorKind> {
+    classify(end)
+}

@@ -1,0 +1,13 @@
+//! cdpor: a stateless model checker for multithreaded C programs.
+//!
+//! `program` compiles and instruments a C file, `executor` runs its executions in a fork
+//! server, `engine` (pure, no I/O) decides which executions to run with dynamic partial
+//! order reduction, `explore` drives the two, and `report` tells the user what was found.
+
+pub mod engine;
+pub mod executor;
+pub mod explore;
+pub mod instrument;
+pub mod program;
+pub mod report;
+pub mod symbols;

@@ -1,0 +1,317 @@
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use cdpor::engine::Algorithm;
+use cdpor::explore::{self, Fatal, Found};
+use cdpor::program::{self, BuildError, BuildOptions, Program};
+use cdpor::report::{self, Namer, EXIT_USAGE};
+use cdpor::symbols::Symbols;
+
+#[derive(Parser)]
+#[command(
+    name = "cdpor",
+    version,
+    about = "Model checker for multithreaded C programs (dynamic partial order reduction)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Explore the interleavings of a C program and report assertion failures, deadlocks and crashes.
+    Run(RunArgs),
+    /// Re-run one schedule (from `--json` output or a list of thread numbers) and show the program's output.
+    Replay(ReplayArgs),
+}
+
+#[derive(Args, Clone)]
+struct BuildArgs {
+    /// The C file to check.
+    file: PathBuf,
+    /// Define a macro for the compiler (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    define: Vec<String>,
+    /// Add a directory to the include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Pass an extra flag to clang (repeatable), e.g. --clang-arg=-std=c11.
+    #[arg(long = "clang-arg", value_name = "FLAG", allow_hyphen_values = true)]
+    clang_arg: Vec<String>,
+    /// Bound on visible events per execution; longer executions are cut and the verdict says so.
+    #[arg(long, default_value_t = 20_000)]
+    max_steps: usize,
+    /// Seconds one execution may run before the program is declared hung.
+    #[arg(long, default_value_t = 10.0)]
+    exec_timeout: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AlgorithmArg {
+    Optimal,
+    Source,
+    Classic,
+    None,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    build: BuildArgs,
+    /// Parallel exploration workers (one worker for now).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Exploration algorithm.
+    #[arg(long, value_enum, default_value = "optimal")]
+    algorithm: AlgorithmArg,
+    /// Write the result as JSON to FILE, or to standard output with `-`.
+    #[arg(long, value_name = "FILE|-")]
+    json: Option<String>,
+    /// Keep exploring after an error, and count failing executions.
+    #[arg(long, conflicts_with = "stop_on_first_error")]
+    keep_going: bool,
+    /// Stop at the first error (the default).
+    #[arg(long)]
+    stop_on_first_error: bool,
+    /// Stop after this many executions (verdict incomplete).
+    #[arg(long)]
+    max_executions: Option<u64>,
+    /// Stop after this many seconds (verdict incomplete).
+    #[arg(long)]
+    time_limit: Option<f64>,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    #[command(flatten)]
+    build: BuildArgs,
+    /// A JSON file written by `cdpor run --json` (its error's schedule is used), or a JSON
+    /// list of thread numbers.
+    #[arg(long)]
+    schedule: PathBuf,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("cdpor: {msg}");
+    ExitCode::from(EXIT_USAGE as u8)
+}
+
+fn build(args: &BuildArgs) -> Result<Program, BuildError> {
+    program::build(&BuildOptions {
+        source: args.file.clone(),
+        defines: args.define.clone(),
+        includes: args.include.clone(),
+        clang_args: args.clang_arg.clone(),
+    })
+}
+
+fn timeout(secs: f64) -> Duration {
+    Duration::from_secs_f64(secs.clamp(0.001, 1e6))
+}
+
+fn write_json(dest: &str, value: &serde_json::Value) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).expect("JSON values serialize") + "\n";
+    if dest == "-" {
+        print!("{text}");
+        Ok(())
+    } else {
+        std::fs::write(dest, text).map_err(|e| format!("cannot write {dest}: {e}"))
+    }
+}
+
+fn fatal_message(f: &Fatal, namer: &Namer) -> String {
+    match f {
+        Fatal::Nondeterministic(m) | Fatal::Server(m) => m.clone(),
+        Fatal::Start(e) => format!("cannot start the program: {e}"),
+        Fatal::TooManyThreads => format!(
+            "the program creates more than {} threads, which cdpor does not support",
+            cdpor_sched::MAX_THREADS
+        ),
+        Fatal::Hang {
+            execution,
+            last,
+            timeout,
+        } => {
+            let after = last
+                .map(|e| {
+                    let loc = namer.location(e.site);
+                    format!(
+                        "; thread T{} ran on without a visible operation after {}",
+                        e.tid,
+                        if loc.is_empty() {
+                            "its last one".into()
+                        } else {
+                            loc
+                        }
+                    )
+                })
+                .unwrap_or_default();
+            format!("execution {execution} did not finish within {:.1} s: the program loops forever{after} (see --exec-timeout)", timeout.as_secs_f64())
+        }
+    }
+}
+
+fn run(args: RunArgs) -> ExitCode {
+    let algorithm = match args.algorithm {
+        AlgorithmArg::Optimal => Algorithm::Optimal,
+        AlgorithmArg::Source => Algorithm::Source,
+        AlgorithmArg::Classic => Algorithm::Classic,
+        AlgorithmArg::None => Algorithm::None,
+    };
+    let json_out = args.json.as_deref();
+    let quiet = json_out == Some("-");
+    if args.threads == 0 {
+        return fail("--threads must be at least 1");
+    }
+    if args.threads > 1 && !quiet {
+        eprintln!(
+            "cdpor: parallel exploration is not implemented yet; using 1 worker instead of {}",
+            args.threads
+        );
+    }
+    let program = match build(&args.build) {
+        Ok(p) => p,
+        Err(e) => {
+            if let (Some(dest), true) = (json_out, e.is_compile_error()) {
+                let v = serde_json::json!({ "verdict": "compile-error", "message": e.to_string(), "algorithm": algorithm.name(), "threads": args.threads });
+                if let Err(m) = write_json(dest, &v) {
+                    return fail(m);
+                }
+            }
+            return fail(e);
+        }
+    };
+    let symbols = Symbols::load(&program.binary);
+    let namer = Namer {
+        sites: &program.sites,
+        symbols: &symbols,
+    };
+    let opts = explore::Options {
+        algorithm,
+        keep_going: args.keep_going,
+        max_steps: args.build.max_steps,
+        max_executions: args.max_executions,
+        time_limit: args.time_limit.map(timeout),
+        exec_timeout: timeout(args.build.exec_timeout),
+        progress: !quiet,
+    };
+    let summary = match explore::explore(&program, &opts) {
+        Ok(s) => s,
+        Err(f) => {
+            let msg = fatal_message(&f, &namer);
+            if let Some(dest) = json_out {
+                let v = serde_json::json!({ "verdict": "unknown", "message": msg, "algorithm": algorithm.name(), "threads": args.threads });
+                if let Err(m) = write_json(dest, &v) {
+                    return fail(m);
+                }
+            }
+            return fail(msg);
+        }
+    };
+    let (_, code) = report::verdict(&summary);
+    if let Some(dest) = json_out {
+        let v = serde_json::to_value(report::json(
+            &namer,
+            &summary,
+            algorithm.name(),
+            args.threads,
+        ))
+        .expect("report serializes");
+        if let Err(m) = write_json(dest, &v) {
+            return fail(m);
+        }
+    }
+    if !quiet {
+        let text = report::human(&namer, &summary, algorithm.name());
+        if summary.errors.is_empty() {
+            print!("{text}");
+        } else {
+            print!("{text}");
+        }
+    }
+    ExitCode::from(code as u8)
+}
+
+fn read_schedule(path: &PathBuf) -> Result<Vec<u32>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let list = v.pointer("/error/schedule").unwrap_or(&v);
+    serde_json::from_value(list.clone()).map_err(|_| {
+        format!(
+            "{}: no schedule (expected `cdpor run --json` output or a list of thread numbers)",
+            path.display()
+        )
+    })
+}
+
+fn replay(args: ReplayArgs) -> ExitCode {
+    let schedule = match read_schedule(&args.schedule) {
+        Ok(s) => s,
+        Err(m) => return fail(m),
+    };
+    let program = match build(&args.build) {
+        Ok(p) => p,
+        Err(e) => return fail(e),
+    };
+    let symbols = Symbols::load(&program.binary);
+    let namer = Namer {
+        sites: &program.sites,
+        symbols: &symbols,
+    };
+    match explore::replay(
+        &program,
+        &schedule,
+        args.build.max_steps,
+        timeout(args.build.exec_timeout),
+    ) {
+        Err(f) => fail(fatal_message(&f, &namer)),
+        Ok(execution) => {
+            let found = explore::kind_of(&execution.end).map(|kind| Found {
+                kind,
+                schedule: schedule.clone(),
+                execution: execution.clone(),
+                index: 1,
+                count: 1,
+            });
+            let shown = found.clone().unwrap_or(Found {
+                kind: explore::ErrorKind::Crash,
+                schedule,
+                execution,
+                index: 1,
+                count: 1,
+            });
+            eprintln!(
+                "\nReplayed interleaving ({} events):",
+                shown.execution.events.len()
+            );
+            eprint!("{}", report::interleaving(&namer, &shown));
+            match found {
+                Some(f) => {
+                    eprintln!("cdpor: {} error: {}", f.kind.name(), namer.message(&f));
+                    ExitCode::from(report::EXIT_ERROR as u8)
+                }
+                None => {
+                    eprintln!(
+                        "cdpor: this execution ends without error ({:?})",
+                        shown.execution.end
+                    );
+                    ExitCode::from(report::EXIT_SAFE as u8)
+                }
+            }
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Cmd::Run(a) => run(a),
+        Cmd::Replay(a) => replay(a),
+    }
+}

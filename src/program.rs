@@ -1,0 +1,258 @@
+//! From a C file to an instrumented executable: clang-19 to bitcode, `sroa,mem2reg` so
+//! that locals that never escape leave memory, the instrumentation pass, code generation,
+//! and a link against the runtime.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use inkwell::context::Context;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine,
+};
+use inkwell::OptimizationLevel;
+
+use crate::instrument::{self, Rejection, Site};
+
+/// How to compile the user's file.
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    pub source: PathBuf,
+    pub defines: Vec<String>,
+    pub includes: Vec<PathBuf>,
+    pub clang_args: Vec<String>,
+}
+
+/// An instrumented executable, ready to serve executions.
+pub struct Program {
+    /// Holds the build products; removed when the program is dropped.
+    _dir: tempfile::TempDir,
+    pub binary: PathBuf,
+    pub sites: Vec<Site>,
+}
+
+#[derive(Debug)]
+pub enum BuildError {
+    /// The source file cannot be read.
+    Missing(PathBuf, std::io::Error),
+    /// clang rejected the file; carries clang's diagnostics.
+    Compile(String),
+    /// The program uses something cdpor cannot model.
+    Rejected(Rejection),
+    /// The instrumented program does not link; carries the linker's diagnostics.
+    Link(String),
+    /// A tool is missing or failed in a way that is cdpor's problem, not the program's.
+    Setup(String),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Missing(p, e) => write!(f, "cannot read {}: {e}", p.display()),
+            BuildError::Compile(d) => write!(f, "the program does not compile:\n{}", d.trim_end()),
+            BuildError::Rejected(r) => write!(f, "{r}"),
+            BuildError::Link(d) => write!(f, "the program does not link:\n{}", d.trim_end()),
+            BuildError::Setup(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl BuildError {
+    /// Errors in the user's program (as opposed to cdpor's setup).
+    pub fn is_compile_error(&self) -> bool {
+        matches!(
+            self,
+            BuildError::Compile(_) | BuildError::Link(_) | BuildError::Rejected(_)
+        )
+    }
+}
+
+/// The clang-19 to use: `$CDPOR_CLANG`, `clang-19` on the PATH, or LLVM 19's own.
+fn clang() -> Result<PathBuf, BuildError> {
+    if let Some(p) = std::env::var_os("CDPOR_CLANG") {
+        return Ok(PathBuf::from(p));
+    }
+    for dir in std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+    {
+        let p = dir.join("clang-19");
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let p = PathBuf::from("/usr/lib/llvm-19/bin/clang");
+    if p.is_file() {
+        return Ok(p);
+    }
+    Err(BuildError::Setup(
+        "clang-19 not found (install Debian's clang-19, or set CDPOR_CLANG)".into(),
+    ))
+}
+
+/// The runtime archive: `$CDPOR_RUNTIME`, or `libcdpor_rt.a` built beside this executable
+/// (cargo puts test executables one directory further down).
+fn runtime_archive() -> Result<PathBuf, BuildError> {
+    if let Some(p) = std::env::var_os("CDPOR_RUNTIME") {
+        return Ok(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe()
+        .map_err(|e| BuildError::Setup(format!("cannot locate cdpor: {e}")))?;
+    let dir = exe.parent().unwrap_or(Path::new("."));
+    for candidate in [dir.join("libcdpor_rt.a"), dir.join("../libcdpor_rt.a")] {
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(BuildError::Setup(format!(
+        "the cdpor runtime (libcdpor_rt.a) is not beside {}; build the whole workspace (`cargo build --release`) or set CDPOR_RUNTIME",
+        exe.display()
+    )))
+}
+
+fn run(cmd: &mut Command) -> Result<std::process::Output, BuildError> {
+    cmd.output()
+        .map_err(|e| BuildError::Setup(format!("cannot run {:?}: {e}", cmd.get_program())))
+}
+
+pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
+    std::fs::metadata(&opts.source).map_err(|e| BuildError::Missing(opts.source.clone(), e))?;
+    let clang = clang()?;
+    let runtime = runtime_archive()?;
+    let dir = tempfile::Builder::new()
+        .prefix("cdpor-")
+        .tempdir()
+        .map_err(|e| BuildError::Setup(format!("cannot create a work directory: {e}")))?;
+    let bitcode = dir.path().join("prog.bc");
+    let object = dir.path().join("prog.o");
+    let binary = dir.path().join("prog");
+
+    // -O0 marks every function optnone, which would make sroa a no-op.
+    let mut cc = Command::new(&clang);
+    cc.args([
+        "-O0",
+        "-Xclang",
+        "-disable-O0-optnone",
+        "-g",
+        "-emit-llvm",
+        "-c",
+        "-fno-stack-protector",
+    ]);
+    cc.args(["-fdebug-prefix-map=/proc/self/cwd=."]);
+    cc.args(opts.defines.iter().map(|d| format!("-D{d}")));
+    cc.args(opts.includes.iter().map(|i| format!("-I{}", i.display())));
+    cc.args(&opts.clang_args);
+    cc.arg(&opts.source).arg("-o").arg(&bitcode);
+    let out = run(&mut cc)?;
+    if !out.status.success() {
+        return Err(BuildError::Compile(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+
+    let sites = instrument_to_object(&bitcode, &object)?;
+
+    let mut ld = Command::new(&clang);
+    ld.arg(&object).arg(&runtime);
+    ld.args([
+        "-no-pie",
+        "-Wl,-z,now",
+        "-lpthread",
+        "-ldl",
+        "-lm",
+        "-lrt",
+        "-lutil",
+        "-lgcc_s",
+        "-o",
+    ]);
+    ld.arg(&binary);
+    let out = run(&mut ld)?;
+    if !out.status.success() {
+        return Err(BuildError::Link(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    Ok(Program {
+        _dir: dir,
+        binary,
+        sites,
+    })
+}
+
+fn target_machine() -> Result<TargetMachine, BuildError> {
+    Target::initialize_native(&InitializationConfig::default()).map_err(BuildError::Setup)?;
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| BuildError::Setup(e.to_string()))?;
+    target
+        .create_target_machine(
+            &triple,
+            "x86-64",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
+        .ok_or_else(|| {
+            BuildError::Setup("LLVM cannot create a target machine for this host".into())
+        })
+}
+
+fn instrument_to_object(bitcode: &Path, object: &Path) -> Result<Vec<Site>, BuildError> {
+    let context = Context::create();
+    let module = Module::parse_bitcode_from_path(bitcode, &context)
+        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    let tm = target_machine()?;
+    module.set_triple(&tm.get_triple());
+    // Only these two: passes that merge, hoist or delete loads and stores would change
+    // which shared accesses the program makes.
+    module
+        .run_passes("sroa,mem2reg", &tm, PassBuilderOptions::create())
+        .map_err(|e| BuildError::Setup(format!("LLVM passes failed: {e}")))?;
+    let sites = instrument::instrument(&context, &module, &tm.get_target_data())
+        .map_err(BuildError::Rejected)?;
+    module
+        .verify()
+        .map_err(|e| BuildError::Setup(format!("instrumentation produced invalid IR: {e}")))?;
+    tm.write_to_file(&module, FileType::Object, object)
+        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    Ok(sites)
+}
+
+/// Instruments a module and returns its IR, for tests of the pass.
+pub fn instrument_ir(source: &str) -> Result<(String, Vec<Site>), BuildError> {
+    let dir = tempfile::tempdir().map_err(|e| BuildError::Setup(e.to_string()))?;
+    let c = dir.path().join("t.c");
+    std::fs::write(&c, source).map_err(|e| BuildError::Setup(e.to_string()))?;
+    let bc = dir.path().join("t.bc");
+    let out = run(Command::new(clang()?)
+        .args([
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "-g",
+            "-emit-llvm",
+            "-c",
+        ])
+        .arg(&c)
+        .arg("-o")
+        .arg(&bc))?;
+    if !out.status.success() {
+        return Err(BuildError::Compile(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    let context = Context::create();
+    let module = Module::parse_bitcode_from_path(&bc, &context)
+        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    let tm = target_machine()?;
+    module
+        .run_passes("sroa,mem2reg", &tm, PassBuilderOptions::create())
+        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    let sites = instrument::instrument(&context, &module, &tm.get_target_data())
+        .map_err(BuildError::Rejected)?;
+    module
+        .verify()
+        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    Ok((module.print_to_string().to_string(), sites))
+}

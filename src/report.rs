@@ -1,0 +1,437 @@
+//! What the user sees: the failing interleaving one event per line, deadlock waits, the
+//! JSON object of DESIGN §4, and the exit status.
+
+use cdpor_sched::event::{FLAG_ATOMIC, FLAG_FROM_TRY, FLAG_VALUE};
+use cdpor_sched::{Event, Kind};
+use serde::Serialize;
+
+use crate::executor::{signal_name, End, Execution};
+use crate::explore::{Cut, ErrorKind, Found, Summary};
+use crate::instrument::Site;
+use crate::symbols::{short, Symbols};
+
+pub const EXIT_SAFE: i32 = 0;
+pub const EXIT_ERROR: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_INCOMPLETE: i32 = 3;
+
+/// Names things for one program.
+pub struct Namer<'a> {
+    pub sites: &'a [Site],
+    pub symbols: &'a Symbols,
+}
+
+#[derive(Serialize, Clone, Debug)]
+pub struct Row {
+    pub step: usize,
+    pub thread: u32,
+    pub op: String,
+    pub object: String,
+    pub value: Option<String>,
+    pub location: String,
+}
+
+impl Namer<'_> {
+    fn site(&self, id: u32) -> Option<&Site> {
+        self.sites.get(id as usize).filter(|_| id != 0)
+    }
+
+    pub fn location(&self, site: u32) -> String {
+        match self.site(site) {
+            Some(s) if !s.file.is_empty() => format!("{}:{}", short(&s.file), s.line),
+            Some(s) => s.function.clone(),
+            None => String::new(),
+        }
+    }
+
+    fn object(&self, addr: u64, x: &Execution) -> String {
+        self.symbols.name(addr, &x.allocs, self.sites)
+    }
+
+    pub fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
+        let atomic = e.flags & FLAG_ATOMIC != 0;
+        let from_try = e.flags & FLAG_FROM_TRY != 0;
+        let site_op = self.site(e.site).map(|s| s.op.as_str()).unwrap_or("");
+        let (op, object) = match e.kind() {
+            Kind::Read if from_try => ("cmpxchg (fails)".to_string(), self.object(e.addr, x)),
+            Kind::Read => (
+                if atomic { "atomic read" } else { "read" }.to_string(),
+                self.object(e.addr, x),
+            ),
+            Kind::Write if site_op == "memset" => {
+                (format!("memset {}B", e.len), self.object(e.addr, x))
+            }
+            Kind::Write => (
+                if atomic { "atomic write" } else { "write" }.to_string(),
+                self.object(e.addr, x),
+            ),
+            Kind::Rmw if from_try => ("cmpxchg".to_string(), self.object(e.addr, x)),
+            Kind::Rmw | Kind::CmpXchg => ("atomic rmw".to_string(), self.object(e.addr, x)),
+            Kind::Copy => (
+                format!("memcpy {}B", e.len),
+                format!("{} <- {}", self.object(e.addr, x), self.object(e.src, x)),
+            ),
+            Kind::Fence => ("fence".to_string(), String::new()),
+            Kind::Lock if from_try => ("trylock".to_string(), self.object(e.addr, x)),
+            Kind::Lock => ("lock".to_string(), self.object(e.addr, x)),
+            Kind::TryLock => ("trylock".to_string(), self.object(e.addr, x)),
+            Kind::TryFail => ("trylock (busy)".to_string(), self.object(e.addr, x)),
+            Kind::Unlock => ("unlock".to_string(), self.object(e.addr, x)),
+            Kind::MutexInit => ("mutex init".to_string(), self.object(e.addr, x)),
+            Kind::MutexDestroy => ("mutex destroy".to_string(), self.object(e.addr, x)),
+            Kind::Create => (format!("create T{}", e.aux), String::new()),
+            Kind::Join => (format!("join T{}", e.aux), String::new()),
+            Kind::ThreadExit => ("finish".to_string(), String::new()),
+            Kind::ProcessExit => (format!("exit({})", e.value as i64), String::new()),
+            Kind::AssertFail => ("assert fails".to_string(), String::new()),
+            Kind::Abort => ("abort".to_string(), String::new()),
+        };
+        let value = (e.flags & FLAG_VALUE != 0).then(|| show_value(e.value, e.len));
+        let mut location = self.location(e.site);
+        if location.is_empty() && e.kind() == Kind::ProcessExit {
+            location = "return from main".into();
+        }
+        Row {
+            step,
+            thread: e.tid(),
+            op,
+            object,
+            value,
+            location,
+        }
+    }
+
+    /// The one-line description of an error.
+    pub fn message(&self, f: &Found) -> String {
+        let x = &f.execution;
+        match &x.end {
+            End::Assertion {
+                tid,
+                expr,
+                file,
+                line,
+                ..
+            } => {
+                format!(
+                    "assertion `{expr}` failed in thread T{tid} at {}:{line}",
+                    short(file)
+                )
+            }
+            End::Abort { tid, site } => format!(
+                "abort() called in thread T{tid}{}",
+                at(&self.location(*site))
+            ),
+            End::Crash {
+                tid,
+                site,
+                signal,
+                addr,
+                pc,
+                overflow,
+            } => {
+                let func = self
+                    .symbols
+                    .function_at(*pc)
+                    .map(|f| format!(" in {f}()"))
+                    .unwrap_or_default();
+                let last = self.location(*site);
+                let last = if last.is_empty() {
+                    String::new()
+                } else {
+                    format!("; its last visible operation was at {last}")
+                };
+                if *overflow {
+                    format!("thread T{tid} overflowed its stack{func}{last}")
+                } else {
+                    format!(
+                        "thread T{tid} crashed with {} (address {addr:#x}){func}{last}",
+                        signal_name(*signal)
+                    )
+                }
+            }
+            End::Died(how) => format!("the program died: {how}"),
+            End::Deadlock => {
+                let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
+                format!("deadlock: {}", waits.join("; "))
+            }
+            other => format!("{other:?}"),
+        }
+    }
+
+    /// What a blocked thread waits for.
+    pub fn wait(&self, b: &Event, x: &Execution) -> String {
+        let loc = at(&self.location(b.site));
+        match b.kind() {
+            Kind::Lock => {
+                let holder = holder(&x.events, b.addr)
+                    .map(|t| format!(", held by T{t}"))
+                    .unwrap_or_default();
+                format!(
+                    "T{} waits to lock {}{holder}{loc}",
+                    b.tid,
+                    self.object(b.addr, x)
+                )
+            }
+            Kind::Join => format!("T{} waits to join T{}{loc}", b.tid, b.aux),
+            _ => format!("T{} waits{loc}", b.tid),
+        }
+    }
+
+    pub fn error_location(&self, f: &Found) -> String {
+        match &f.execution.end {
+            End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
+            End::Abort { site, .. } | End::Crash { site, .. } => self.location(*site),
+            End::Deadlock => f
+                .execution
+                .blocked
+                .first()
+                .map(|b| self.location(b.site))
+                .unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+}
+
+fn at(loc: &str) -> String {
+    if loc.is_empty() {
+        String::new()
+    } else {
+        format!(" at {loc}")
+    }
+}
+
+/// The thread holding a mutex at the end of a trace.
+fn holder(events: &[Event], addr: u64) -> Option<u32> {
+    let mut h = None;
+    for e in events.iter().filter(|e| e.addr == addr) {
+        match e.kind() {
+            Kind::Lock => h = Some(e.tid()),
+            Kind::Unlock | Kind::MutexInit => h = None,
+            _ => {}
+        }
+    }
+    h
+}
+
+fn show_value(v: u64, len: u32) -> String {
+    let bits = (len.clamp(1, 8) * 8) as u64;
+    let signed = if bits < 64 && v >> (bits - 1) & 1 == 1 {
+        (v | !((1u64 << bits) - 1)) as i64
+    } else {
+        v as i64
+    };
+    if signed.unsigned_abs() < 1 << 20 {
+        signed.to_string()
+    } else {
+        format!("{v:#x}")
+    }
+}
+
+/// The failing interleaving as a table.
+pub fn interleaving(namer: &Namer, f: &Found) -> String {
+    let rows: Vec<Row> = f
+        .execution
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| namer.row(i + 1, e, &f.execution))
+        .collect();
+    let w_op = rows.iter().map(|r| r.op.len()).max().unwrap_or(0).max(9);
+    let w_obj = rows
+        .iter()
+        .map(|r| r.object.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let w_val = rows
+        .iter()
+        .map(|r| r.value.as_deref().unwrap_or("").len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let mut out = format!(
+        "  {:>5}  {:<6}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  location\n",
+        "step", "thread", "operation", "object", "value"
+    );
+    for r in &rows {
+        out += &format!(
+            "  {:>5}  {:<6}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  {}\n",
+            r.step,
+            format!("T{}", r.thread),
+            r.op,
+            r.object,
+            r.value.as_deref().unwrap_or(""),
+            r.location
+        );
+    }
+    out
+}
+
+#[derive(Serialize)]
+pub struct JsonError {
+    pub kind: &'static str,
+    pub message: String,
+    pub thread: u32,
+    pub location: String,
+    pub schedule: Vec<u32>,
+    pub trace: Vec<Row>,
+}
+
+#[derive(Serialize)]
+pub struct JsonErrorSummary {
+    pub kind: &'static str,
+    pub message: String,
+    pub location: String,
+    /// Failing executions that showed this error.
+    pub executions: u64,
+}
+
+#[derive(Serialize)]
+pub struct JsonReport {
+    pub verdict: &'static str,
+    pub executions: u64,
+    pub blocked: u64,
+    pub bounded: u64,
+    pub algorithm: &'static str,
+    pub threads: usize,
+    pub time_s: f64,
+    /// Executions that ended in an error.
+    pub failing_executions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<JsonError>,
+    pub errors: Vec<JsonErrorSummary>,
+}
+
+fn error_thread(f: &Found) -> u32 {
+    match &f.execution.end {
+        End::Assertion { tid, .. } | End::Abort { tid, .. } | End::Crash { tid, .. } => *tid,
+        End::Deadlock => f.execution.blocked.first().map(|b| b.tid()).unwrap_or(0),
+        _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
+    }
+}
+
+pub fn verdict(s: &Summary) -> (&'static str, i32) {
+    if !s.errors.is_empty() {
+        ("error", EXIT_ERROR)
+    } else if s.complete() {
+        ("safe", EXIT_SAFE)
+    } else {
+        ("incomplete", EXIT_INCOMPLETE)
+    }
+}
+
+pub fn cut_text(s: &Summary) -> Option<String> {
+    let mut parts = Vec::new();
+    match &s.cut {
+        Some(Cut::MaxExecutions(n)) => parts.push(format!("stopped at --max-executions {n}")),
+        Some(Cut::TimeLimit(d)) => {
+            parts.push(format!("stopped at --time-limit {}s", d.as_secs_f64()))
+        }
+        None => {}
+    }
+    if s.stats.bounded > 0 {
+        parts.push(format!("{} executions cut by --max-steps", s.stats.bounded));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+pub fn json(namer: &Namer, s: &Summary, algorithm: &'static str, threads: usize) -> JsonReport {
+    let (verdict, _) = verdict(s);
+    let error = s.errors.first().map(|f| JsonError {
+        kind: f.kind.name(),
+        message: namer.message(f),
+        thread: error_thread(f),
+        location: namer.error_location(f),
+        schedule: f.schedule.clone(),
+        trace: f
+            .execution
+            .events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| namer.row(i + 1, e, &f.execution))
+            .collect(),
+    });
+    JsonReport {
+        verdict,
+        executions: s.stats.executions,
+        blocked: s.stats.blocked,
+        bounded: s.stats.bounded,
+        algorithm,
+        threads,
+        time_s: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
+        failing_executions: s.failing,
+        cut: cut_text(s),
+        error,
+        errors: s
+            .errors
+            .iter()
+            .map(|f| JsonErrorSummary {
+                kind: f.kind.name(),
+                message: namer.message(f),
+                location: namer.error_location(f),
+                executions: f.count,
+            })
+            .collect(),
+    }
+}
+
+/// The human report of a finished exploration.
+pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
+    let mut out = String::new();
+    let (verdict, _) = verdict(s);
+    let time = format!("{:.2} s", s.elapsed.as_secs_f64());
+    let counts = format!(
+        "{} executions{}{} (algorithm {algorithm}, {time})",
+        s.stats.executions,
+        if s.stats.blocked > 0 {
+            format!(", {} sleep-set blocked", s.stats.blocked)
+        } else {
+            String::new()
+        },
+        if s.stats.bounded > 0 {
+            format!(", {} cut by --max-steps", s.stats.bounded)
+        } else {
+            String::new()
+        },
+    );
+    if let Some(f) = s.errors.first() {
+        out += &format!("cdpor: {} error: {}\n", f.kind.name(), namer.message(f));
+        out += &format!("  found in execution {} of this run; {counts}\n\n", f.index);
+        out += &format!("Interleaving ({} events):\n", f.execution.events.len());
+        out += &interleaving(namer, f);
+        if f.kind == ErrorKind::Deadlock {
+            out += "\nBlocked threads:\n";
+            for b in &f.execution.blocked {
+                out += &format!("  {}\n", namer.wait(b, &f.execution));
+            }
+        }
+        out += &format!(
+            "\nSchedule (thread of each step, for `cdpor replay --schedule`): {:?}\n",
+            f.schedule
+        );
+        if s.errors.len() > 1 || s.failing > 1 {
+            out += &format!(
+                "\n{} of {} executions failed; distinct errors:\n",
+                s.failing, s.stats.executions
+            );
+            for e in &s.errors {
+                out += &format!(
+                    "  {:>6} x {}: {}\n",
+                    e.count,
+                    e.kind.name(),
+                    namer.message(e)
+                );
+            }
+        }
+        out += &format!("\nverdict: {verdict}\n");
+    } else {
+        out += &format!("cdpor: no errors found in {counts}\n");
+        if let Some(c) = cut_text(s) {
+            out += &format!("exploration incomplete: {c}\n");
+        }
+        out += &format!("verdict: {verdict}\n");
+    }
+    out
+}

@@ -1,0 +1,112 @@
+//! Names for addresses in reports: globals from the executable's symbol table, heap blocks
+//! by the site that allocated them, stack memory by the thread that owns it.
+
+use std::path::Path;
+
+use cdpor_sched::shm::Alloc;
+
+use crate::instrument::Site;
+
+const STACK_BASE: u64 = 0x1000_0000_0000;
+const STACK_SLOT: u64 = 8 << 20;
+const HEAP_BASE: u64 = 0x2000_0000_0000;
+const HEAP_END: u64 = HEAP_BASE + (64u64 << 32);
+
+struct Symbol {
+    addr: u64,
+    size: u64,
+    name: String,
+}
+
+pub struct Symbols {
+    /// Data and code symbols, sorted by address.
+    data: Vec<Symbol>,
+    code: Vec<Symbol>,
+}
+
+impl Symbols {
+    pub fn load(binary: &Path) -> Symbols {
+        let mut data = Vec::new();
+        let mut code = Vec::new();
+        if let Ok(bytes) = std::fs::read(binary) {
+            if let Ok(elf) = goblin::elf::Elf::parse(&bytes) {
+                for sym in elf.syms.iter() {
+                    let Some(name) = elf.strtab.get_at(sym.st_name) else {
+                        continue;
+                    };
+                    if name.is_empty() || sym.st_value == 0 {
+                        continue;
+                    }
+                    let s = Symbol {
+                        addr: sym.st_value,
+                        size: sym.st_size,
+                        name: name.to_string(),
+                    };
+                    match sym.st_type() {
+                        goblin::elf::sym::STT_OBJECT => data.push(s),
+                        goblin::elf::sym::STT_FUNC => code.push(s),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        data.sort_by_key(|s| s.addr);
+        code.sort_by_key(|s| s.addr);
+        Symbols { data, code }
+    }
+
+    fn find(list: &[Symbol], addr: u64) -> Option<&Symbol> {
+        let i = list.partition_point(|s| s.addr <= addr);
+        let s = list.get(i.checked_sub(1)?)?;
+        (addr < s.addr + s.size.max(1)).then_some(s)
+    }
+
+    /// The function containing a code address.
+    pub fn function_at(&self, pc: u64) -> Option<&str> {
+        Self::find(&self.code, pc).map(|s| s.name.as_str())
+    }
+
+    /// A readable name for memory at `addr`.
+    pub fn name(&self, addr: u64, allocs: &[Alloc], sites: &[Site]) -> String {
+        if let Some(s) = Self::find(&self.data, addr) {
+            return offset(&s.name, addr - s.addr);
+        }
+        if (HEAP_BASE..HEAP_END).contains(&addr) {
+            let i = allocs.partition_point(|a| a.addr <= addr);
+            if let Some(a) = i
+                .checked_sub(1)
+                .and_then(|i| allocs.get(i))
+                .filter(|a| addr < a.addr + a.size.max(1))
+            {
+                let at = sites
+                    .get(a.site as usize)
+                    .filter(|s| !s.file.is_empty())
+                    .map(|s| format!(" from {}:{}", short(&s.file), s.line))
+                    .unwrap_or_default();
+                return offset(&format!("heap[{}B{at}]", a.size), addr - a.addr);
+            }
+            return format!("heap@{addr:#x}");
+        }
+        if (STACK_BASE..STACK_BASE + 64 * STACK_SLOT).contains(&addr) {
+            return format!("stack of T{}@{addr:#x}", (addr - STACK_BASE) / STACK_SLOT);
+        }
+        format!("{addr:#x}")
+    }
+}
+
+fn offset(name: &str, off: u64) -> String {
+    if off == 0 {
+        name.to_string()
+    } else {
+        format!("{name}+{off}")
+    }
+}
+
+/// A source path as reports show it: relative paths as given, absolute ones by file name.
+pub fn short(path: &str) -> &str {
+    if path.starts_with('/') {
+        path.rsplit('/').next().unwrap_or(path)
+    } else {
+        path
+    }
+}
