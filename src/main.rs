@@ -113,8 +113,8 @@ fn timeout(secs: f64) -> Duration {
     Duration::from_secs_f64(secs.clamp(0.001, 1e6))
 }
 
-fn write_json(dest: &str, value: &serde_json::Value) -> Result<(), String> {
-    let text = serde_json::to_string_pretty(value).expect("JSON values serialize") + "\n";
+fn write_json(dest: &str, value: &impl serde::Serialize) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(value).expect("reports serialize") + "\n";
     if dest == "-" {
         print!("{text}");
         Ok(())
@@ -226,12 +226,7 @@ fn run(args: RunArgs) -> ExitCode {
         }
     }
     if !quiet {
-        let text = report::human(&namer, &summary, algorithm.name());
-        if summary.errors.is_empty() {
-            print!("{text}");
-        } else {
-            print!("{text}");
-        }
+        print!("{}", report::human(&namer, &summary, algorithm.name()));
     }
     ExitCode::from(code as u8)
 }

@@ -91,24 +91,20 @@ fn clang() -> Result<PathBuf, BuildError> {
     ))
 }
 
-/// The runtime archive: `$CDPOR_RUNTIME`, or `libcdpor_rt.a` built beside this executable
-/// (cargo puts test executables one directory further down).
-fn runtime_archive() -> Result<PathBuf, BuildError> {
+/// The runtime archive (C shims, fibers and scheduler), built by `build.rs` and carried
+/// inside the cdpor binary.
+const RUNTIME: &[u8] = include_bytes!(env!("CDPOR_RUNTIME_LIB"));
+
+/// Where to link the runtime from: `$CDPOR_RUNTIME` if set, else the embedded copy
+/// written into the work directory.
+fn runtime_archive(dir: &Path) -> Result<PathBuf, BuildError> {
     if let Some(p) = std::env::var_os("CDPOR_RUNTIME") {
         return Ok(PathBuf::from(p));
     }
-    let exe = std::env::current_exe()
-        .map_err(|e| BuildError::Setup(format!("cannot locate cdpor: {e}")))?;
-    let dir = exe.parent().unwrap_or(Path::new("."));
-    for candidate in [dir.join("libcdpor_rt.a"), dir.join("../libcdpor_rt.a")] {
-        if candidate.is_file() {
-            return Ok(candidate);
-        }
-    }
-    Err(BuildError::Setup(format!(
-        "the cdpor runtime (libcdpor_rt.a) is not beside {}; build the whole workspace (`cargo build --release`) or set CDPOR_RUNTIME",
-        exe.display()
-    )))
+    let path = dir.join("libcdpor_rt.a");
+    std::fs::write(&path, RUNTIME)
+        .map_err(|e| BuildError::Setup(format!("cannot write the runtime archive: {e}")))?;
+    Ok(path)
 }
 
 fn run(cmd: &mut Command) -> Result<std::process::Output, BuildError> {
@@ -119,11 +115,11 @@ fn run(cmd: &mut Command) -> Result<std::process::Output, BuildError> {
 pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     std::fs::metadata(&opts.source).map_err(|e| BuildError::Missing(opts.source.clone(), e))?;
     let clang = clang()?;
-    let runtime = runtime_archive()?;
     let dir = tempfile::Builder::new()
         .prefix("cdpor-")
         .tempdir()
         .map_err(|e| BuildError::Setup(format!("cannot create a work directory: {e}")))?;
+    let runtime = runtime_archive(dir.path())?;
     let bitcode = dir.path().join("prog.bc");
     let object = dir.path().join("prog.o");
     let binary = dir.path().join("prog");

@@ -13,6 +13,7 @@
 
 use std::collections::HashMap;
 
+use cdpor_sched::event::FLAG_FROM_TRY;
 use cdpor_sched::{Event, Kind, ThreadSet, Tid};
 
 /// The later event of a race: an executed event, or the next event of a thread that was
@@ -35,6 +36,9 @@ pub struct Hb {
     clocks: Vec<u32>,
     seq: Vec<u32>,
     tids: Vec<Tid>,
+    /// The event whose clock an event starts from (its thread's previous event, or the
+    /// creation of its thread), before it joins the clocks of what it conflicts with.
+    base: Vec<Option<usize>>,
     /// Each thread's clock at the end of the execution (what its pending event would see).
     final_clocks: Vec<u32>,
 }
@@ -55,10 +59,11 @@ impl Hb {
         c[self.tids[i] as usize] >= self.seq[i]
     }
 
-    /// Does `i` happen before the `later` event of a race?
-    pub fn hb_later(&self, i: usize, later: Later, pending: &[super::Pending]) -> bool {
+    /// Does `i` happen before what the thread of the `later` event of a race had done
+    /// before that event (F&G's `i →S p`)?
+    pub fn hb_thread_of(&self, i: usize, later: Later, pending: &[super::Pending]) -> bool {
         match later {
-            Later::Event(j) => self.hb(i, j),
+            Later::Event(j) => self.base[j].is_some_and(|b| self.hb(i, b)),
             Later::Pending(k) => self.hb_pending(i, pending[k].event.tid()),
         }
     }
@@ -87,10 +92,14 @@ struct State<'a> {
     seq: Vec<u32>,
     thread_clock: Vec<u32>,
     thread_seq: Vec<u32>,
+    /// The last event of each thread, or the creation of the thread.
+    thread_last: Vec<Option<usize>>,
+    base: Vec<Option<usize>>,
     mem: HashMap<u64, Chunk>,
     mutexes: HashMap<u64, MutexObj>,
     last_create: Option<usize>,
     exit_of: Vec<Option<usize>>,
+    reads_commute: bool,
 }
 
 impl State<'_> {
@@ -240,10 +249,11 @@ impl State<'_> {
         let w = self.width;
         let base: Vec<u32> = self.thread_clock[t as usize * w..(t as usize + 1) * w].to_vec();
         let mut preds = Vec::new();
+        let mut acquire = Vec::new();
         match e.kind() {
             Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy => {
                 if let Some((lo, hi)) = e.reads() {
-                    let write_too = e.writes() == Some((lo, hi));
+                    let write_too = e.writes() == Some((lo, hi)) || !self.reads_commute;
                     self.access(i, lo, hi, write_too, &base, cands, &mut preds);
                 }
                 if let Some((lo, hi)) = e.writes() {
@@ -253,12 +263,23 @@ impl State<'_> {
                 }
             }
             Kind::Lock | Kind::TryLock => {
-                self.acquire_candidates(e.addr, t, &base, cands);
-                self.mutex_write(i, e.addr, t, &base, &mut Vec::new(), &mut preds, false);
+                // A blocking lock cannot move before the release that let it in, so it
+                // races with the previous acquisition instead. A trylock is never blocked:
+                // moved before that release it fails, so it races with the release too.
+                self.acquire_candidates(e.addr, t, &base, &mut acquire);
+                let is_try = e.kind() == Kind::TryLock || e.flags & FLAG_FROM_TRY != 0;
+                let mut release = Vec::new();
+                self.mutex_write(i, e.addr, t, &base, &mut release, &mut preds, is_try);
+                if is_try {
+                    cands.extend(release);
+                }
                 self.mutexes
                     .get_mut(&e.addr)
                     .expect("just written")
                     .last_acquire = Some(i);
+            }
+            Kind::TryFail if !self.reads_commute => {
+                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, true)
             }
             Kind::TryFail => {
                 let m = self.mutexes.entry(e.addr).or_default();
@@ -271,7 +292,12 @@ impl State<'_> {
                     self.candidate(w, t, &base, cands);
                 }
             }
-            Kind::Unlock => self.mutex_write(i, e.addr, t, &base, cands, &mut preds, false),
+            // The release races with failed trylocks before it: "reads" since the last
+            // write, or, when they do not commute, the last write itself.
+            Kind::Unlock => {
+                let coarse = !self.reads_commute;
+                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, coarse)
+            }
             Kind::MutexInit | Kind::MutexDestroy => {
                 self.mutex_write(i, e.addr, t, &base, cands, &mut preds, true)
             }
@@ -306,11 +332,21 @@ impl State<'_> {
         self.seq[i] = s;
         self.clocks[i * w..(i + 1) * w].copy_from_slice(&clock);
         self.thread_clock[t as usize * w..(t as usize + 1) * w].copy_from_slice(&clock);
+        self.base[i] = self.thread_last[t as usize];
+        self.thread_last[t as usize] = Some(i);
         if e.kind() == Kind::Create && (e.aux as usize) < w {
             let c = e.aux as usize;
             self.thread_clock[c * w..(c + 1) * w].copy_from_slice(&clock);
+            self.thread_last[c] = Some(i);
         }
         self.immediate(cands);
+        // Not filtered: the acquisition it races with happens before the release in
+        // between, which is the point.
+        for a in acquire {
+            if !cands.contains(&a) {
+                cands.push(a);
+            }
+        }
     }
 }
 
@@ -320,13 +356,26 @@ impl State<'_> {
 /// Pending events take part as follows. When the last event ended the program (`kill`),
 /// each thread that could have run instead races with it. Blocked lock acquisitions race
 /// with the previous acquisition, as if they ran at the end (before a final `kill`).
-pub fn analyze(
-    events: &[Event],
-    pending: &[super::Pending],
-    from: usize,
-    kill: bool,
-    with_pending: bool,
-) -> (Hb, Vec<Race>) {
+/// What `analyze` looks at.
+#[derive(Clone, Copy, Debug)]
+pub struct Scope {
+    /// Report races whose later event is at this index or beyond.
+    pub from: usize,
+    /// The last event ended the program (see `analyze`).
+    pub kill: bool,
+    /// Report races of the pending events too (complete executions only).
+    pub with_pending: bool,
+    /// Reads of the same bytes commute (false: classic DPOR's coarser dependence).
+    pub reads_commute: bool,
+}
+
+pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (Hb, Vec<Race>) {
+    let Scope {
+        from,
+        kill,
+        with_pending,
+        reads_commute,
+    } = scope;
     let threads = events
         .iter()
         .map(|e| e.tid() as usize + 1)
@@ -347,10 +396,13 @@ pub fn analyze(
         seq: vec![0; n],
         thread_clock: vec![0; threads * threads],
         thread_seq: vec![0; threads],
+        thread_last: vec![None; threads],
+        base: vec![None; n],
         mem: HashMap::new(),
         mutexes: HashMap::new(),
         last_create: None,
         exit_of: vec![None; threads],
+        reads_commute,
     };
     let mut races = Vec::new();
     let mut cands = Vec::new();
@@ -394,6 +446,7 @@ pub fn analyze(
         clocks: st.clocks,
         seq: st.seq,
         tids: events.iter().map(|e| e.tid()).collect(),
+        base: st.base,
         final_clocks: st.thread_clock,
     };
     (hb, races)

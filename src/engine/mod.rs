@@ -14,8 +14,12 @@
 //!   sleep-set-blocked executions.
 
 pub mod hb;
+pub mod sim;
+#[cfg(test)]
+mod tests;
 pub mod wakeup_tree;
 
+use cdpor_sched::event::{FLAG_FROM_TRY, FLAG_NO_COMMUTE};
 use cdpor_sched::{dependent, Event, Kind, ThreadSet, Tid};
 
 use hb::{Hb, Later, Race};
@@ -210,7 +214,9 @@ impl Engine {
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
             TraceEnd::Bounded => self.stats.bounded += 1,
         }
-        if self.alg != Algorithm::None && trace.end != TraceEnd::SleepBlocked {
+        // Races are analysed on blocked executions too: the events before the block were
+        // explored, and their races are what leads elsewhere (Source-DPOR, Alg. 1).
+        if self.alg != Algorithm::None {
             let (kill, complete) = match trace.end {
                 TraceEnd::Maximal { killed } => (
                     killed || events.last().is_some_and(|e| e.kind().ends_program()),
@@ -218,7 +224,13 @@ impl Engine {
                 ),
                 _ => (false, false),
             };
-            let (hb, races) = hb::analyze(events, trace.pending, plan.div, kill, complete);
+            let scope = hb::Scope {
+                from: plan.div,
+                kill,
+                with_pending: complete,
+                reads_commute: self.alg != Algorithm::Classic,
+            };
+            let (hb, races) = hb::analyze(events, trace.pending, scope);
             for race in races {
                 self.reverse(&hb, events, trace.pending, kill, race);
             }
@@ -243,7 +255,7 @@ impl Engine {
         let mut step = plan.div;
         let mut branch = plan.branch.as_ref();
         while let Some(b) = branch {
-            if !events.get(step).is_some_and(|e| same_op(e, &b.event)) {
+            if !events.get(step).is_some_and(|e| same_attempt(e, &b.event)) {
                 return Err(mismatch(step, &b.event));
             }
             step += 1;
@@ -298,7 +310,7 @@ impl Engine {
     fn reverse(&mut self, hb: &Hb, events: &[Event], pending: &[Pending], kill: bool, race: Race) {
         let e = race.earlier;
         let (later_event, end) = match race.later {
-            Later::Event(j) => (events[j], j),
+            Later::Event(j) => (attempt(&events[j]), j),
             // Pending events run after every executed event, but before a final kill.
             Later::Pending(k) => (
                 pending[k].event,
@@ -342,15 +354,17 @@ impl Engine {
                 }
                 for k in e + 1..end {
                     let q = events[k].tid();
-                    if enabled.contains(q) && hb.hb_later(k, race.later, pending) {
+                    if enabled.contains(q) && hb.hb_thread_of(k, race.later, pending) {
                         candidates.insert(q);
                     }
                 }
-                if candidates.is_empty() {
+                // A sleeping candidate is never explored from here, so it cannot be the
+                // one that reverses the race (F&G's "any q" predates sleep sets).
+                let awake = candidates.minus(asleep(&node.sleep));
+                if awake.is_empty() {
                     node.backtrack.0 |= enabled.0;
-                } else if !candidates.intersects(node.backtrack) {
-                    node.backtrack
-                        .insert(candidates.first().expect("not empty"));
+                } else if !awake.intersects(node.backtrack) {
+                    node.backtrack.insert(awake.first().expect("not empty"));
                 }
             }
         }
@@ -363,13 +377,17 @@ impl Engine {
             let node = &mut self.nodes[i];
             // The current branch from this node is fully explored.
             node.done.insert(node.event.tid());
-            if alg != Algorithm::None {
-                node.sleep.push(node.event);
+            match alg {
+                Algorithm::None => {}
+                // Classic DPOR's backtrack sets are persistent only under its own
+                // dependence, where reads do not commute; its sleep sets must agree.
+                Algorithm::Classic => node.sleep.push(Event {
+                    flags: node.event.flags | FLAG_NO_COMMUTE,
+                    ..node.event
+                }),
+                _ => node.sleep.push(node.event),
             }
-            let asleep = node.sleep.iter().fold(ThreadSet::EMPTY, |mut s, e| {
-                s.insert(e.tid());
-                s
-            });
+            let asleep = asleep(&node.sleep);
             let (next, branch) = match alg {
                 Algorithm::Optimal => match node.wut.take_leftmost() {
                     Some(b) => (Some(b.event.tid()), Some(b)),
@@ -407,6 +425,31 @@ impl Engine {
     }
 }
 
+fn asleep(sleep: &[Event]) -> ThreadSet {
+    sleep.iter().fold(ThreadSet::EMPTY, |mut s, e| {
+        s.insert(e.tid());
+        s
+    })
+}
+
+/// The operation an event performs before knowing its outcome: a cmpxchg that failed or
+/// succeeded, a trylock that found the mutex busy or took it. Reversing a race can change
+/// the outcome of the reversed event, so wakeup sequences carry it in this form (which is
+/// also the conservative one for dependence).
+fn attempt(e: &Event) -> Event {
+    let from_try = e.flags & FLAG_FROM_TRY != 0;
+    let kind = match e.kind() {
+        Kind::Read | Kind::Rmw if from_try => Kind::CmpXchg,
+        Kind::Lock if from_try => Kind::TryLock,
+        Kind::TryFail => Kind::TryLock,
+        k => k,
+    };
+    Event {
+        kind: kind as u8,
+        ..*e
+    }
+}
+
 /// Are two events the same operation? A creation may give its thread another number when
 /// creations are reordered, so the created thread is not compared.
 fn same_op(a: &Event, b: &Event) -> bool {
@@ -415,4 +458,9 @@ fn same_op(a: &Event, b: &Event) -> bool {
     } else {
         a.same_op(b)
     }
+}
+
+/// `same_op` up to the outcome of attempts (see `attempt`).
+fn same_attempt(a: &Event, b: &Event) -> bool {
+    same_op(&attempt(a), &attempt(b))
 }

@@ -138,6 +138,9 @@ pub const FLAG_VALUE: u8 = 2;
 /// Flag: a `Lock` produced by a successful `pthread_mutex_trylock`, or a `Read`/`Rmw`
 /// produced by a cmpxchg.
 pub const FLAG_FROM_TRY: u8 = 4;
+/// Flag on a sleep-set entry: it conflicts with every access to its bytes, reads included
+/// (the dependence of classic DPOR, under which two reads do not commute).
+pub const FLAG_NO_COMMUTE: u8 = 8;
 
 /// One visible operation of one thread, as recorded in a trace (48 bytes, `repr(C)`
 /// because the runtime writes it into shared memory).
@@ -244,13 +247,15 @@ pub fn dependent(a: &Event, b: &Event) -> bool {
     if ka.ends_program() || kb.ends_program() {
         return true;
     }
+    let reads_commute = (a.flags | b.flags) & FLAG_NO_COMMUTE == 0;
     if ka.is_memory() && kb.is_memory() {
         return overlap(a.writes(), b.writes())
             || overlap(a.writes(), b.reads())
-            || overlap(a.reads(), b.writes());
+            || overlap(a.reads(), b.writes())
+            || (!reads_commute && overlap(a.reads(), b.reads()));
     }
     if ka.is_mutex() && kb.is_mutex() {
-        return a.addr == b.addr && !(ka == Kind::TryFail && kb == Kind::TryFail);
+        return a.addr == b.addr && !(reads_commute && ka == Kind::TryFail && kb == Kind::TryFail);
     }
     let creates = |x: &Event, kx: Kind, y: &Event, ky: Kind| {
         kx == Kind::Create && (ky == Kind::Create || x.aux == y.tid as u32)

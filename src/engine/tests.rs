@@ -1,0 +1,600 @@
+//! The engine against an exhaustive oracle. `none` explores every interleaving; the set of
+//! Mazurkiewicz traces it sees (`sim::trace_class`) and the set of outcomes (final
+//! memory and registers, deadlocks, failed assertions) are the ground truth. Every
+//! algorithm must cover the same traces and outcomes; `optimal` must run exactly one
+//! execution per trace and never a sleep-set-blocked one.
+
+use super::sim::{self, Op, Program};
+use super::Algorithm;
+
+const LIMIT: u64 = 100_000;
+
+/// Per-algorithm complete executions, plus the number of traces.
+#[derive(Debug, PartialEq, Eq)]
+struct Counts {
+    traces: usize,
+    none: u64,
+    classic: u64,
+    source: u64,
+    optimal: u64,
+}
+
+fn check(prog: &Program) -> Counts {
+    let oracle = sim::explore(prog, Algorithm::None, LIMIT).expect("oracle within limit");
+    check_against(prog, &oracle, oracle.stats.executions)
+}
+
+/// For programs with too many interleavings for the oracle: `optimal` is checked to run
+/// distinct traces only, and the others against it.
+fn check_large(prog: &Program) -> Counts {
+    let optimal = sim::explore(prog, Algorithm::Optimal, LIMIT).expect("optimal within limit");
+    assert_eq!(optimal.redundant, 0);
+    assert_eq!(optimal.stats.blocked, 0);
+    check_against(prog, &optimal, 0)
+}
+
+fn check_against(prog: &Program, reference: &sim::Explored, none: u64) -> Counts {
+    let mut counts = Counts {
+        traces: reference.classes.len(),
+        none,
+        classic: 0,
+        source: 0,
+        optimal: 0,
+    };
+    for alg in [Algorithm::Classic, Algorithm::Source, Algorithm::Optimal] {
+        let got = sim::explore(prog, alg, LIMIT)
+            .unwrap_or_else(|| panic!("{alg:?} exceeded {LIMIT} executions on {prog:#?}"));
+        let missing: Vec<_> = reference.outcomes.difference(&got.outcomes).collect();
+        let extra: Vec<_> = got.outcomes.difference(&reference.outcomes).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{alg:?} misses outcomes {missing:?} and invents {extra:?} on {prog:?}"
+        );
+        let missing: Vec<_> = reference.classes.difference(&got.classes).collect();
+        let extra: Vec<_> = got.classes.difference(&reference.classes).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{alg:?} misses traces {missing:?} and invents {extra:?} on {prog:?}"
+        );
+        assert!(got.stats.executions >= reference.classes.len() as u64);
+        assert_eq!(got.stats.bounded, 0);
+        match alg {
+            Algorithm::Optimal => {
+                assert_eq!(
+                    got.stats.blocked, 0,
+                    "optimal had sleep-set-blocked executions on {prog:#?}"
+                );
+                assert_eq!(
+                    got.redundant, 0,
+                    "optimal explored a trace twice on {prog:#?}"
+                );
+                assert_eq!(
+                    got.stats.executions - got.killed,
+                    reference.classes.len() as u64
+                );
+                if reference.killed == 0 {
+                    assert_eq!(got.killed, 0);
+                }
+                counts.optimal = got.stats.executions;
+            }
+            Algorithm::Source => counts.source = got.stats.executions,
+            Algorithm::Classic => counts.classic = got.stats.executions,
+            Algorithm::None => unreachable!(),
+        }
+    }
+    counts
+}
+
+fn increments(threads: usize, k: usize) -> Program {
+    let body = (0..k)
+        .flat_map(|_| {
+            [
+                Op::read(0, 0),
+                Op::Write {
+                    var: 0,
+                    off: 0,
+                    len: 8,
+                    value: 1,
+                    plus_reg: Some(0),
+                },
+            ]
+        })
+        .collect();
+    Program {
+        main: vec![],
+        workers: vec![body; threads],
+        vars: 1,
+    }
+}
+
+#[test]
+fn two_threads_incrementing_once() {
+    let c = check(&increments(2, 1));
+    assert_eq!(c.traces, 4);
+}
+
+#[test]
+fn increments_match_published_trace_counts() {
+    assert_eq!(check(&increments(2, 2)).traces, 34);
+    assert_eq!(check(&increments(3, 1)).traces, 36);
+}
+
+#[test]
+fn readers_have_two_to_the_n_traces() {
+    for n in 1..=5 {
+        let mut workers = vec![vec![Op::write(0, 1)]];
+        workers.extend((0..n).map(|_| vec![Op::read(0, 0)]));
+        let prog = Program {
+            main: vec![],
+            workers,
+            vars: 1,
+        };
+        let c = if n <= 2 {
+            check(&prog)
+        } else {
+            check_large(&prog)
+        };
+        assert_eq!(c.traces, 1 << n);
+        assert_eq!(c.source, 1 << n, "source is optimal on readers");
+    }
+}
+
+#[test]
+fn lock_protected_increments_have_n_factorial_traces() {
+    let body = vec![
+        Op::Lock(0),
+        Op::read(0, 0),
+        Op::Write {
+            var: 0,
+            off: 0,
+            len: 8,
+            value: 1,
+            plus_reg: Some(0),
+        },
+        Op::Unlock(0),
+    ];
+    for (n, fact) in [(2, 2), (3, 6), (4, 24)] {
+        let prog = Program {
+            main: vec![],
+            workers: vec![body.clone(); n],
+            vars: 1,
+        };
+        let c = if n <= 2 {
+            check(&prog)
+        } else {
+            check_large(&prog)
+        };
+        assert_eq!(c.traces, fact);
+    }
+}
+
+#[test]
+fn lastzero_matches_published_counts() {
+    // Thread 0 scans a[N..0] for the last zero; thread j sets a[j] = a[j-1] + 1.
+    for (n, expect) in [(1, 2), (2, 5), (3, 12), (4, 28)] {
+        let mut scan = Vec::new();
+        for i in (0..=n).rev() {
+            scan.push(Op::read(i, 0));
+            // Stop at the first zero found: skip the remaining reads.
+            scan.push(Op::SkipIfEq {
+                reg: 0,
+                value: 0,
+                skip: 2 * i,
+            });
+        }
+        let mut workers = vec![scan];
+        for j in 1..=n {
+            workers.push(vec![
+                Op::read(j - 1, 0),
+                Op::Write {
+                    var: j,
+                    off: 0,
+                    len: 8,
+                    value: 1,
+                    plus_reg: Some(0),
+                },
+            ]);
+        }
+        let prog = Program {
+            main: vec![],
+            workers,
+            vars: n + 1,
+        };
+        let c = if n <= 1 {
+            check(&prog)
+        } else {
+            check_large(&prog)
+        };
+        assert_eq!(c.traces, expect, "lastzero({n})");
+    }
+}
+
+#[test]
+fn deadlocks_are_found_by_every_algorithm() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::Lock(0), Op::Lock(1), Op::Unlock(1), Op::Unlock(0)],
+            vec![Op::Lock(1), Op::Lock(0), Op::Unlock(0), Op::Unlock(1)],
+        ],
+        vars: 0,
+    };
+    check(&prog);
+    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+    assert!(oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::Deadlock { .. })));
+}
+
+#[test]
+fn trylock_failures_commute_but_race_with_the_holder() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::Lock(0), Op::write(0, 1), Op::Unlock(0)],
+            vec![
+                Op::TryLock { m: 0, reg: 0 },
+                Op::SkipIfEq {
+                    reg: 0,
+                    value: 1,
+                    skip: 2,
+                },
+                Op::write(0, 2),
+                Op::Unlock(0),
+            ],
+            vec![
+                Op::TryLock { m: 0, reg: 0 },
+                Op::SkipIfEq {
+                    reg: 0,
+                    value: 1,
+                    skip: 1,
+                },
+                Op::Unlock(0),
+            ],
+        ],
+        vars: 1,
+    };
+    check(&prog);
+}
+
+#[test]
+fn compare_and_swap_outcomes() {
+    let cas = |new| {
+        vec![
+            Op::Cas {
+                var: 0,
+                expected: 0,
+                new,
+                reg: 0,
+            },
+            Op::read(0, 1),
+        ]
+    };
+    check(&Program {
+        main: vec![],
+        workers: vec![
+            cas(1),
+            cas(2),
+            vec![Op::FetchAdd {
+                var: 0,
+                add: 5,
+                reg: 0,
+            }],
+        ],
+        vars: 1,
+    });
+}
+
+#[test]
+fn byte_accesses_conflict_only_where_they_overlap() {
+    let byte = |off, value| Op::Write {
+        var: 0,
+        off,
+        len: 1,
+        value,
+        plus_reg: None,
+    };
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![byte(0, 1), byte(1, 1)],
+            vec![byte(1, 2), byte(2, 2)],
+            vec![Op::Read {
+                var: 0,
+                off: 0,
+                len: 4,
+                reg: 0,
+            }],
+        ],
+        vars: 1,
+    };
+    let c = check(&prog);
+    // Disjoint-byte writes commute: T1's byte 0 and T2's byte 2 never conflict.
+    assert!(c.traces < c.none as usize);
+}
+
+#[test]
+fn assertion_failures_are_found_by_every_algorithm() {
+    // Check-then-act: the assertion fails only if T2's write lands between T1's two reads.
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![
+                Op::read(0, 0),
+                Op::read(0, 1),
+                Op::Write {
+                    var: 1,
+                    off: 0,
+                    len: 8,
+                    value: 0,
+                    plus_reg: Some(1),
+                },
+            ],
+            vec![Op::write(0, 7)],
+        ],
+        vars: 2,
+    };
+    let mut prog2 = prog.clone();
+    prog2.workers[0].push(Op::SkipIfEq {
+        reg: 0,
+        value: 7,
+        skip: 1,
+    });
+    prog2.workers[0].push(Op::Assert { reg: 1, value: 0 });
+    check(&prog);
+    check(&prog2);
+    let oracle = sim::explore(&prog2, Algorithm::None, LIMIT).unwrap();
+    assert!(oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::AssertFail { .. })));
+}
+
+#[test]
+fn main_racing_with_workers() {
+    check(&Program {
+        main: vec![Op::write(0, 3), Op::read(1, 0)],
+        workers: vec![vec![Op::read(0, 0), Op::write(1, 1)], vec![Op::write(0, 2)]],
+        vars: 2,
+    });
+}
+
+/// Found by the random tests: a successful trylock also races with the release before
+/// it (moved before the release, the trylock fails).
+#[test]
+fn trylock_success_races_with_the_preceding_release() {
+    check(&Program {
+        main: vec![
+            Op::TryLock { m: 0, reg: 1 },
+            Op::SkipIfEq {
+                reg: 1,
+                value: 1,
+                skip: 2,
+            },
+            Op::write(0, 4),
+            Op::Unlock(0),
+        ],
+        workers: vec![
+            vec![Op::read(0, 0)],
+            vec![
+                Op::Lock(0),
+                Op::read(0, 0),
+                Op::Write {
+                    var: 0,
+                    off: 0,
+                    len: 8,
+                    value: 1,
+                    plus_reg: Some(0),
+                },
+                Op::Unlock(0),
+            ],
+        ],
+        vars: 2,
+    });
+}
+
+/// Found by the random tests: Flanagan & Godefroid's backtrack sets are persistent only
+/// under a dependence where reads do not commute; with commuting reads, their sleep sets
+/// pruned the only path to "T2 reads y before main writes it, T1 after".
+#[test]
+fn classic_reads_do_not_commute() {
+    check(&Program {
+        main: vec![Op::write(1, 1)],
+        workers: vec![vec![Op::read(0, 0), Op::read(1, 0)], vec![Op::read(1, 0)]],
+        vars: 2,
+    });
+}
+
+/// Found by the random tests: with reads not commuting, a failed trylock is a write of
+/// the mutex, and the release after it must race with it.
+#[test]
+fn classic_release_races_with_failed_trylock() {
+    check(&Program {
+        main: vec![
+            Op::TryLock { m: 0, reg: 1 },
+            Op::SkipIfEq {
+                reg: 1,
+                value: 1,
+                skip: 2,
+            },
+            Op::write(0, 4),
+            Op::Unlock(0),
+        ],
+        workers: vec![
+            vec![Op::write(0, 1)],
+            vec![
+                Op::Lock(0),
+                Op::read(0, 0),
+                Op::Write {
+                    var: 0,
+                    off: 0,
+                    len: 8,
+                    value: 1,
+                    plus_reg: Some(0),
+                },
+                Op::Unlock(0),
+            ],
+        ],
+        vars: 2,
+    });
+}
+
+/// Found by the random tests: the races of a sleep-set-blocked execution must be analysed
+/// (here T2's read of y against T3's write: only that race leads to T3 going first).
+#[test]
+fn races_of_blocked_executions_count() {
+    check(&Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::write(2, 1)],
+            vec![
+                Op::read(1, 1),
+                Op::SkipIfEq {
+                    reg: 1,
+                    value: 0,
+                    skip: 1,
+                },
+                Op::write(2, 1),
+            ],
+            vec![Op::write(1, 1)],
+        ],
+        vars: 3,
+    });
+}
+
+/// Found by the random tests: classic DPOR's candidate set held a thread asleep at the
+/// race's node; choosing it explored nothing, and T3, the one that reverses the race, was
+/// never added.
+#[test]
+fn classic_skips_sleeping_candidates() {
+    check(&Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::write(2, 1), Op::write(0, 1)],
+            vec![
+                Op::read(1, 0),
+                Op::Write {
+                    var: 0,
+                    off: 0,
+                    len: 8,
+                    value: 1,
+                    plus_reg: Some(0),
+                },
+            ],
+            vec![Op::write(1, 1), Op::write(2, 1)],
+        ],
+        vars: 3,
+    });
+}
+
+/// Reversing a race can change the outcome of the reversed cmpxchg (it failed, now it
+/// succeeds); the wakeup sequence must not insist on the old outcome.
+#[test]
+fn reversed_cmpxchg_may_change_outcome() {
+    let cas = |new| {
+        vec![
+            Op::Cas {
+                var: 0,
+                expected: 0,
+                new,
+                reg: 0,
+            },
+            Op::read(0, 1),
+        ]
+    };
+    check(&Program {
+        main: vec![],
+        workers: vec![cas(1), cas(2)],
+        vars: 1,
+    });
+}
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A worker: a few accesses to 2-3 variables, some critical sections, some branches.
+    fn op(vars: usize) -> impl Strategy<Value = Vec<Op>> {
+        let var = 0..vars;
+        prop_oneof![
+            4 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
+            4 => (var.clone(), 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
+            2 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }]),
+            1 => (var.clone(), 0..4u8, 1..3u8, 0..2usize).prop_map(|(v, off, len, r)| vec![Op::Read { var: v, off, len, reg: r }]),
+            1 => (var.clone(), 0..4u8, 1..3u8).prop_map(|(v, off, len)| vec![Op::Write { var: v, off, len, value: 9, plus_reg: None }]),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::FetchAdd { var: v, add: 1, reg: r }]),
+            1 => (var.clone(), 0..2i64).prop_map(|(v, e)| vec![Op::Cas { var: v, expected: e, new: 5, reg: 1 }]),
+            2 => (0..2usize, var.clone(), 0..2usize).prop_map(|(m, v, r)| vec![Op::Lock(m), Op::read(v, r), Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }, Op::Unlock(m)]),
+            1 => (0..2usize, var.clone()).prop_map(|(m, v)| vec![Op::TryLock { m, reg: 1 }, Op::SkipIfEq { reg: 1, value: 1, skip: 2 }, Op::write(v, 4), Op::Unlock(m)]),
+            2 => (0..2usize, 0..2i64, var.clone()).prop_map(|(r, x, v)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::write(v, 3)]),
+            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+        ]
+    }
+
+    fn worker(vars: usize) -> impl Strategy<Value = Vec<Op>> {
+        prop::collection::vec(op(vars), 1..4).prop_map(|ops| ops.concat())
+    }
+
+    fn program() -> impl Strategy<Value = Program> {
+        (2..4usize)
+            .prop_flat_map(|vars| {
+                (
+                    Just(vars),
+                    prop::collection::vec(worker(vars), 2..4),
+                    prop::collection::vec(op(vars), 0..2),
+                )
+            })
+            .prop_map(|(vars, workers, main)| Program {
+                main: main.concat(),
+                workers,
+                vars,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xcd90_2026), ..ProptestConfig::default() })]
+
+        #[test]
+        fn every_algorithm_agrees_with_the_oracle(prog in program()) {
+            // Skip programs too large for exhaustive exploration.
+            prop_assume!(sim::explore(&prog, Algorithm::None, 20_000).is_some());
+            check(&prog);
+        }
+    }
+}
+
+mod hunt {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn op(vars: usize) -> impl Strategy<Value = Op> {
+        prop_oneof![
+            (0..vars, 0..2usize).prop_map(|(v, r)| Op::read(v, r)),
+            (0..vars, 1..3i64).prop_map(|(v, x)| Op::write(v, x)),
+            (0..vars, 0..2usize).prop_map(|(v, r)| Op::Write {
+                var: v,
+                off: 0,
+                len: 8,
+                value: 1,
+                plus_reg: Some(r)
+            }),
+            (0..2usize, 0..2i64).prop_map(|(r, x)| Op::SkipIfEq {
+                reg: r,
+                value: x,
+                skip: 1
+            }),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 20000, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        #[ignore]
+        fn hunt_classic(workers in prop::collection::vec(prop::collection::vec(op(3), 1..4), 3..5)) {
+            let prog = Program { main: vec![], workers, vars: 3 };
+            prop_assume!(sim::explore(&prog, Algorithm::None, 30_000).is_some());
+            check(&prog);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Runs every program under `c-tests/` through the cdpor binary and checks the outcome
+//! its header comment declares. A header holds one `run:` line per check:
+//!
+//! ```text
+//!  * cdpor-test
+//!  * run: --algorithm optimal -DN=3 ; verdict=safe executions=8 blocked=0
+//! ```
+//!
+//! Keys: `verdict`, `kind` (error kind), `executions`, `blocked`, `bounded`, `failing`
+//! (failing executions), `exit` (status; implied by the verdict when absent),
+//! `location` (suffix of the error's `file:line`), `contains` (text in the message; may be
+//! quoted). `CDPOR_TEST_FILTER=substr` runs only matching files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+struct Check {
+    file: PathBuf,
+    line: usize,
+    args: Vec<String>,
+    expect: Vec<(String, String)>,
+}
+
+fn split_words(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    for c in s.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !cur.is_empty() {
+                    out.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+fn parse(file: &Path) -> Vec<Check> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut checks = Vec::new();
+    let mut in_header = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.contains("cdpor-test") {
+            in_header = true;
+            continue;
+        }
+        if !in_header {
+            continue;
+        }
+        if line.contains("*/") {
+            break;
+        }
+        let Some(rest) = line.split_once("run:").map(|(_, r)| r) else {
+            continue;
+        };
+        let (args, expect) = rest
+            .split_once(';')
+            .unwrap_or_else(|| panic!("{}:{}: `run: ARGS ; EXPECTATIONS`", file.display(), i + 1));
+        let expect = split_words(expect)
+            .into_iter()
+            .map(|kv| {
+                let (k, v) = kv.split_once('=').unwrap_or_else(|| {
+                    panic!("{}:{}: bad expectation {kv}", file.display(), i + 1)
+                });
+                (k.to_string(), v.to_string())
+            })
+            .collect();
+        checks.push(Check {
+            file: file.to_path_buf(),
+            line: i + 1,
+            args: split_words(args),
+            expect,
+        });
+    }
+    checks
+}
+
+fn c_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            c_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "c") {
+            out.push(p);
+        }
+    }
+}
+
+fn field<'a>(json: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+    match key {
+        "kind" => json.pointer("/error/kind"),
+        "location" => json.pointer("/error/location"),
+        "failing" => json.get("failing_executions"),
+        other => json.get(other),
+    }
+}
+
+fn run_check(root: &Path, c: &Check) -> Result<(), String> {
+    let rel = c.file.strip_prefix(root).unwrap_or(&c.file);
+    let out = Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(root)
+        .arg("run")
+        .arg(rel)
+        .args(&c.args)
+        .args(["--json", "-"])
+        .output()
+        .map_err(|e| format!("cannot run cdpor: {e}"))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout).map_err(|e| format!("no JSON ({e}); stderr: {stderr}"))?;
+    let mut problems = Vec::new();
+    let verdict = json.get("verdict").and_then(|v| v.as_str()).unwrap_or("");
+    let implied_exit = match verdict {
+        "safe" => 0,
+        "error" => 1,
+        "incomplete" => 3,
+        _ => 2,
+    };
+    let mut exit_expected = implied_exit;
+    for (k, v) in &c.expect {
+        match k.as_str() {
+            "exit" => exit_expected = v.parse().map_err(|_| format!("bad exit {v}"))?,
+            "contains" => {
+                let msg = json
+                    .get("message")
+                    .or_else(|| json.pointer("/error/message"))
+                    .and_then(|m| m.as_str())
+                    .unwrap_or("");
+                if !msg.contains(v.as_str()) {
+                    problems.push(format!("message {msg:?} lacks {v:?}"));
+                }
+            }
+            "location" => {
+                let got = field(&json, k).and_then(|x| x.as_str()).unwrap_or("");
+                if !got.ends_with(v.as_str()) {
+                    problems.push(format!("location {got:?}, expected …{v}"));
+                }
+            }
+            _ => {
+                let got = field(&json, k).map(|x| {
+                    x.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| x.to_string())
+                });
+                if got.as_deref() != Some(v.as_str()) {
+                    problems.push(format!(
+                        "{k} = {}, expected {v}",
+                        got.unwrap_or_else(|| "(absent)".into())
+                    ));
+                }
+            }
+        }
+    }
+    let code = out.status.code().unwrap_or(-1);
+    if code != exit_expected {
+        problems.push(format!("exit status {code}, expected {exit_expected}"));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        let msg = json
+            .get("message")
+            .or_else(|| json.pointer("/error/message"))
+            .and_then(|m| m.as_str())
+            .unwrap_or("");
+        Err(format!("{}; message: {msg}", problems.join("; ")))
+    }
+}
+
+#[test]
+fn c_programs_behave_as_their_headers_say() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    c_files(&root.join("c-tests"), &mut files);
+    let filter = std::env::var("CDPOR_TEST_FILTER").unwrap_or_default();
+    let checks: Vec<Check> = files
+        .iter()
+        .filter(|f| f.to_string_lossy().contains(&filter))
+        .flat_map(|f| parse(f))
+        .collect();
+    assert!(
+        filter.is_empty() || !checks.is_empty(),
+        "no c-tests match {filter:?}"
+    );
+    assert!(
+        checks.len() >= 15 || !filter.is_empty(),
+        "only {} checks found",
+        checks.len()
+    );
+    let queue = Mutex::new(checks.iter().collect::<Vec<_>>());
+    let failures = Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let Some(c) = queue.lock().unwrap().pop() else {
+                    break;
+                };
+                if let Err(e) = run_check(root, c) {
+                    let rel = c
+                        .file
+                        .strip_prefix(root)
+                        .unwrap_or(&c.file)
+                        .display()
+                        .to_string();
+                    failures.lock().unwrap().push(format!(
+                        "{rel}:{} [{}]: {e}",
+                        c.line,
+                        c.args.join(" ")
+                    ));
+                }
+            });
+        }
+    });
+    let failures = failures.into_inner().unwrap();
+    assert!(
+        failures.is_empty(),
+        "{} of {} checks failed:\n{}",
+        failures.len(),
+        checks.len(),
+        failures.join("\n")
+    );
+    eprintln!("{} checks passed", checks.len());
+}
