@@ -9,7 +9,7 @@
  * run: -DN=5 --algorithm optimal ; verdict=safe executions=120 blocked=0
  * run: -DN=4 --algorithm source ; verdict=safe executions=24
  * run: -DN=4 --algorithm classic ; verdict=safe
- * run: -DN=3 --algorithm none ; verdict=safe
+ * run: -DN=2 --algorithm none ; verdict=safe
  */
 #include <assert.h>
 #include <pthread.h>

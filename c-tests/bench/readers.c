@@ -8,7 +8,7 @@
  * run: -DN=8 --algorithm optimal ; verdict=safe executions=256 blocked=0
  * run: -DN=8 --algorithm source ; verdict=safe executions=256 blocked=0
  * run: -DN=3 --algorithm classic ; verdict=safe
- * run: -DN=3 --algorithm none ; verdict=safe
+ * run: -DN=2 --algorithm none ; verdict=safe
  */
 #include <pthread.h>
 

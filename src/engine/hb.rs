@@ -100,6 +100,21 @@ struct State<'a> {
     last_create: Option<usize>,
     exit_of: Vec<Option<usize>>,
     reads_commute: bool,
+    cur: Current,
+}
+
+/// What is being worked out for the event under analysis.
+#[derive(Default)]
+struct Current {
+    tid: Tid,
+    /// The clock the event starts from (program order and earlier joins).
+    base: Vec<u32>,
+    /// Events it conflicts with: their clocks join into its own.
+    preds: Vec<usize>,
+    /// Race candidates, before the filter for immediate races.
+    cands: Vec<usize>,
+    /// Mutex acquisitions it races with (not filtered).
+    acquire: Vec<usize>,
 }
 
 impl State<'_> {
@@ -107,75 +122,65 @@ impl State<'_> {
         &self.clocks[i * self.width..(i + 1) * self.width]
     }
 
-    /// Is event `i` in the clock `c`?
-    fn in_clock(&self, i: usize, c: &[u32]) -> bool {
-        c[self.events[i].tid() as usize] >= self.seq[i]
-    }
-
     fn hb(&self, i: usize, j: usize) -> bool {
-        self.in_clock(i, self.clock(j))
+        self.clock(j)[self.events[i].tid() as usize] >= self.seq[i]
     }
 
-    /// Adds `i` to `out` if it is a race candidate for an event of `t` with clock `base`.
-    fn candidate(&self, i: usize, t: Tid, base: &[u32], out: &mut Vec<usize>) {
-        if self.events[i].tid() != t && !self.in_clock(i, base) && !out.contains(&i) {
-            out.push(i);
+    /// Is `i` a race candidate of the current event: another thread's, and not already
+    /// happening before it?
+    fn is_candidate(&self, i: usize) -> bool {
+        let t = self.events[i].tid();
+        t != self.cur.tid && self.cur.base[t as usize] < self.seq[i]
+    }
+
+    fn candidate(&mut self, i: usize) {
+        if self.is_candidate(i) && !self.cur.cands.contains(&i) {
+            self.cur.cands.push(i);
         }
     }
 
-    /// Memory: finds candidates and HB predecessors of an access to `[lo, hi)`, then
-    /// records it.
-    fn access(
-        &mut self,
-        i: usize,
-        lo: u64,
-        hi: u64,
-        write: bool,
-        base: &[u32],
-        cands: &mut Vec<usize>,
-        preds: &mut Vec<usize>,
-    ) {
-        let t = self.events[i].tid();
+    /// Memory: finds the conflicts of an access to `[lo, hi)` by event `i`, then records it.
+    fn access(&mut self, i: usize, lo: u64, hi: u64, write: bool) {
+        let t = self.cur.tid;
         let mut chunk_addr = lo & !7;
         while chunk_addr < hi {
             let first = lo.max(chunk_addr) - chunk_addr;
             let last = hi.min(chunk_addr + 8) - chunk_addr;
             let mask: u8 = ((0xffu16 << first) & (0xffu16 >> (8 - last))) as u8;
-            let chunk = self.mem.remove(&chunk_addr).unwrap_or_default();
-            let mut chunk = chunk;
+            let mut chunk = self.mem.remove(&chunk_addr).unwrap_or_default();
             if write {
                 let mut read_bytes = 0u8;
                 for &(r, rm) in &chunk.reads {
                     if rm & mask != 0 {
                         read_bytes |= rm;
-                        preds.push(r as usize);
-                        self.candidate(r as usize, t, base, cands);
+                        self.cur.preds.push(r as usize);
+                        self.candidate(r as usize);
                     }
                 }
-                for b in 0..8 {
+                for (b, lw) in chunk.last_write.iter_mut().enumerate() {
                     if mask & (1 << b) == 0 {
                         continue;
                     }
-                    if let Some(w) = chunk.last_write[b].checked_sub(1) {
-                        preds.push(w as usize);
+                    if let Some(w) = lw.checked_sub(1) {
+                        self.cur.preds.push(w as usize);
                         // A write already followed by a read of this byte is ordered
                         // before that read: the read is the race, not the write.
                         if read_bytes & (1 << b) == 0 {
-                            self.candidate(w as usize, t, base, cands);
+                            self.candidate(w as usize);
                         }
                     }
-                    chunk.last_write[b] = i as u32 + 1;
+                    *lw = i as u32 + 1;
                 }
                 chunk.reads.retain_mut(|(_, rm)| {
                     *rm &= !mask;
                     *rm != 0
                 });
             } else {
-                for b in 0..8 {
+                for (b, lw) in chunk.last_write.iter().enumerate() {
                     if mask & (1 << b) != 0 {
-                        if let Some(w) = chunk.last_write[b].checked_sub(1) {
-                            preds.push(w as usize);
-                            self.candidate(w as usize, t, base, cands);
+                        if let Some(w) = lw.checked_sub(1) {
+                            self.cur.preds.push(w as usize);
+                            self.candidate(w as usize);
                         }
                     }
                 }
@@ -196,91 +201,97 @@ impl State<'_> {
         }
     }
 
-    fn mutex_write(
-        &mut self,
-        i: usize,
-        addr: u64,
-        t: Tid,
-        base: &[u32],
-        cands: &mut Vec<usize>,
-        preds: &mut Vec<usize>,
-        race_with_write: bool,
-    ) {
+    /// A mutex operation that changes the mutex: ordered after everything on it before.
+    /// It races with the failed trylocks since the last change, and with that change
+    /// itself when `race_with_write` (and no trylock failed since).
+    fn mutex_write(&mut self, i: usize, addr: u64, race_with_write: bool) {
         let m = self.mutexes.remove(&addr).unwrap_or_default();
-        preds.extend(m.last_write);
-        preds.extend(m.reads.iter().copied());
+        self.cur.preds.extend(m.last_write);
+        self.cur.preds.extend(m.reads.iter().copied());
         for &r in &m.reads {
-            self.candidate(r, t, base, cands);
+            self.candidate(r);
         }
         if race_with_write && m.reads.is_empty() {
             if let Some(w) = m.last_write {
-                self.candidate(w, t, base, cands);
+                self.candidate(w);
             }
         }
+        let last_acquire = m.last_acquire;
         self.mutexes.insert(
             addr,
             MutexObj {
                 last_write: Some(i),
                 reads: Vec::new(),
-                last_acquire: m.last_acquire,
+                last_acquire,
             },
         );
     }
 
-    /// Race candidates of a mutex acquisition by `t`: the previous acquisition.
-    fn acquire_candidates(&self, addr: u64, t: Tid, base: &[u32], cands: &mut Vec<usize>) {
+    /// A mutex acquisition races with the previous acquisition (by another thread), not
+    /// with the release in between: it could not have run before that release.
+    fn acquire_candidate(&mut self, addr: u64) {
         if let Some(a) = self.mutexes.get(&addr).and_then(|m| m.last_acquire) {
-            self.candidate(a, t, base, cands);
+            if self.is_candidate(a) {
+                self.cur.acquire.push(a);
+            }
         }
     }
 
-    /// Keeps the immediate races only: a candidate that happens before another candidate
-    /// is reached through it.
-    fn immediate(&self, cands: &mut Vec<usize>) {
-        if cands.len() > 1 {
-            let all = cands.clone();
-            cands.retain(|&c| !all.iter().any(|&d| d != c && self.hb(c, d)));
-        }
+    /// Starts the analysis of an event of thread `t` (or of `t`'s pending event).
+    fn begin(&mut self, t: Tid) {
+        let w = self.width;
+        self.cur.tid = t;
+        self.cur.base.clear();
+        self.cur
+            .base
+            .extend_from_slice(&self.thread_clock[t as usize * w..(t as usize + 1) * w]);
+        self.cur.preds.clear();
+        self.cur.cands.clear();
+        self.cur.acquire.clear();
     }
 
-    fn step(&mut self, i: usize, cands: &mut Vec<usize>) {
+    /// The races of the current event: the immediate candidates (one that happens before
+    /// another is reached through it), then the acquisitions it races with, which happen
+    /// before the release in between, which is the point.
+    fn races(&self) -> Vec<usize> {
+        let c = &self.cur.cands;
+        let mut out: Vec<usize> = c
+            .iter()
+            .copied()
+            .filter(|&x| !c.iter().any(|&y| y != x && self.hb(x, y)))
+            .collect();
+        out.extend(self.cur.acquire.iter().filter(|a| !c.contains(a)));
+        out
+    }
+
+    fn step(&mut self, i: usize) {
         let e = self.events[i];
         let t = e.tid();
-        let w = self.width;
-        let base: Vec<u32> = self.thread_clock[t as usize * w..(t as usize + 1) * w].to_vec();
-        let mut preds = Vec::new();
-        let mut acquire = Vec::new();
+        self.begin(t);
         match e.kind() {
             Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy => {
                 if let Some((lo, hi)) = e.reads() {
                     let write_too = e.writes() == Some((lo, hi)) || !self.reads_commute;
-                    self.access(i, lo, hi, write_too, &base, cands, &mut preds);
+                    self.access(i, lo, hi, write_too);
                 }
                 if let Some((lo, hi)) = e.writes() {
                     if e.reads() != Some((lo, hi)) {
-                        self.access(i, lo, hi, true, &base, cands, &mut preds);
+                        self.access(i, lo, hi, true);
                     }
                 }
             }
             Kind::Lock | Kind::TryLock => {
-                // A blocking lock cannot move before the release that let it in, so it
-                // races with the previous acquisition instead. A trylock is never blocked:
-                // moved before that release it fails, so it races with the release too.
-                self.acquire_candidates(e.addr, t, &base, &mut acquire);
+                // A trylock is never blocked: moved before the release that let it in,
+                // it fails, so it races with that release too.
+                self.acquire_candidate(e.addr);
                 let is_try = e.kind() == Kind::TryLock || e.flags & FLAG_FROM_TRY != 0;
-                let mut release = Vec::new();
-                self.mutex_write(i, e.addr, t, &base, &mut release, &mut preds, is_try);
-                if is_try {
-                    cands.extend(release);
-                }
+                self.mutex_write(i, e.addr, is_try);
                 self.mutexes
                     .get_mut(&e.addr)
                     .expect("just written")
                     .last_acquire = Some(i);
             }
-            Kind::TryFail if !self.reads_commute => {
-                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, true)
-            }
+            Kind::TryFail if !self.reads_commute => self.mutex_write(i, e.addr, true),
             Kind::TryFail => {
                 let m = self.mutexes.entry(e.addr).or_default();
                 let w = m.last_write;
@@ -288,29 +299,24 @@ impl State<'_> {
                 m.reads.retain(|&r| events[r].tid() != t);
                 m.reads.push(i);
                 if let Some(w) = w {
-                    preds.push(w);
-                    self.candidate(w, t, &base, cands);
+                    self.cur.preds.push(w);
+                    self.candidate(w);
                 }
             }
             // The release races with failed trylocks before it: "reads" since the last
             // write, or, when they do not commute, the last write itself.
-            Kind::Unlock => {
-                let coarse = !self.reads_commute;
-                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, coarse)
-            }
-            Kind::MutexInit | Kind::MutexDestroy => {
-                self.mutex_write(i, e.addr, t, &base, cands, &mut preds, true)
-            }
+            Kind::Unlock => self.mutex_write(i, e.addr, !self.reads_commute),
+            Kind::MutexInit | Kind::MutexDestroy => self.mutex_write(i, e.addr, true),
             Kind::Create => {
                 if let Some(c) = self.last_create {
-                    preds.push(c);
-                    self.candidate(c, t, &base, cands);
+                    self.cur.preds.push(c);
+                    self.candidate(c);
                 }
                 self.last_create = Some(i);
             }
             Kind::Join => {
                 if let Some(x) = self.exit_of.get(e.aux as usize).copied().flatten() {
-                    preds.push(x);
+                    self.cur.preds.push(x);
                 }
             }
             Kind::ThreadExit => {
@@ -320,8 +326,9 @@ impl State<'_> {
             }
             Kind::Fence | Kind::ProcessExit | Kind::AssertFail | Kind::Abort => {}
         }
-        let mut clock = base;
-        for p in preds {
+        let w = self.width;
+        let mut clock = std::mem::take(&mut self.cur.base);
+        for &p in &self.cur.preds {
             for (c, &pc) in clock.iter_mut().zip(&self.clocks[p * w..(p + 1) * w]) {
                 *c = (*c).max(pc);
             }
@@ -339,23 +346,9 @@ impl State<'_> {
             self.thread_clock[c * w..(c + 1) * w].copy_from_slice(&clock);
             self.thread_last[c] = Some(i);
         }
-        self.immediate(cands);
-        // Not filtered: the acquisition it races with happens before the release in
-        // between, which is the point.
-        for a in acquire {
-            if !cands.contains(&a) {
-                cands.push(a);
-            }
-        }
     }
 }
 
-/// Computes happens-before for `events` and the races whose later event is at index
-/// `from` or beyond, or is one of the `pending` events (`with_pending`).
-///
-/// Pending events take part as follows. When the last event ended the program (`kill`),
-/// each thread that could have run instead races with it. Blocked lock acquisitions race
-/// with the previous acquisition, as if they ran at the end (before a final `kill`).
 /// What `analyze` looks at.
 #[derive(Clone, Copy, Debug)]
 pub struct Scope {
@@ -369,6 +362,12 @@ pub struct Scope {
     pub reads_commute: bool,
 }
 
+/// Computes happens-before for `events` and the races whose later event is at index
+/// `scope.from` or beyond, or is one of the `pending` events (`scope.with_pending`).
+///
+/// Pending events take part as follows. When the last event ended the program
+/// (`scope.kill`), each thread that could have run instead races with it. Blocked lock
+/// acquisitions race with the previous acquisition, as if they ran at the end.
 pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (Hb, Vec<Race>) {
     let Scope {
         from,
@@ -403,14 +402,13 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
         last_create: None,
         exit_of: vec![None; threads],
         reads_commute,
+        cur: Current::default(),
     };
     let mut races = Vec::new();
-    let mut cands = Vec::new();
     for i in 0..n {
-        cands.clear();
-        st.step(i, &mut cands);
+        st.step(i);
         if i >= from {
-            races.extend(cands.iter().map(|&c| Race {
+            races.extend(st.races().into_iter().map(|c| Race {
                 earlier: c,
                 later: Later::Event(i),
             }));
@@ -430,11 +428,9 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
                 }
             }
             if !p.enabled && p.event.kind() == Kind::Lock {
-                let base =
-                    st.thread_clock[t as usize * threads..(t as usize + 1) * threads].to_vec();
-                cands.clear();
-                st.acquire_candidates(p.event.addr, t, &base, &mut cands);
-                races.extend(cands.iter().map(|&c| Race {
+                st.begin(t);
+                st.acquire_candidate(p.event.addr);
+                races.extend(st.races().into_iter().map(|c| Race {
                     earlier: c,
                     later: Later::Pending(k),
                 }));

@@ -285,7 +285,7 @@ impl Engine {
         // Below the divergence point, the followed branch's other subtrees become the
         // new nodes' wakeup trees.
         let mut branch = plan.branch.as_ref().map(|b| &b.children);
-        for k in div + 1..events.len() {
+        for (k, &event) in events.iter().enumerate().skip(div + 1) {
             let prev = &self.nodes[k - 1];
             let sleep = prev
                 .sleep
@@ -293,7 +293,7 @@ impl Engine {
                 .filter(|s| !dependent(s, &prev.event))
                 .copied()
                 .collect();
-            let mut node = Node::new(events[k], sleep);
+            let mut node = Node::new(event, sleep);
             if let Some(children) = branch {
                 if let Some((first, rest)) = children.split_first() {
                     node.wut.branches = rest.to_vec();
@@ -352,8 +352,8 @@ impl Engine {
                 if enabled.contains(p) {
                     candidates.insert(p);
                 }
-                for k in e + 1..end {
-                    let q = events[k].tid();
+                for (k, ev) in events.iter().enumerate().take(end).skip(e + 1) {
+                    let q = ev.tid();
                     if enabled.contains(q) && hb.hb_thread_of(k, race.later, pending) {
                         candidates.insert(q);
                     }
