@@ -226,18 +226,21 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     })
 }
 
-/// The CPU to pin the fork server (and so every execution) to: the last one this process
-/// may use, leaving the first to cdpor itself. None on a single-CPU machine.
+/// Pins this process to one CPU and returns it, for the fork server (and so every
+/// execution) to share: the engine and the server take turns, never run at once, and a
+/// wakeup on the same CPU costs far less than one that crosses CPUs.
 fn pick_cpu() -> Option<usize> {
+    let size = std::mem::size_of::<libc::cpu_set_t>();
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    if unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) } != 0
-    {
+    if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
         return None;
     }
-    let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
-        .collect();
-    (cpus.len() > 1).then(|| *cpus.last().expect("more than one"))
+    let cpu = (0..libc::CPU_SETSIZE as usize)
+        .rev()
+        .find(|&c| unsafe { libc::CPU_ISSET(c, &set) })?;
+    let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    unsafe { libc::CPU_SET(cpu, &mut one) };
+    (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(cpu)
 }
 
 /// Runs exactly one schedule with the program's output shown (`cdpor replay`).

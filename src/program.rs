@@ -152,14 +152,12 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     let mut ld = Command::new(&clang);
     ld.arg(&object).arg(&runtime);
     ld.args([
-        "-no-pie",
-        "-Wl,-z,now",
+        "-static",
         "-lpthread",
         "-ldl",
         "-lm",
         "-lrt",
         "-lutil",
-        "-lgcc_s",
         "-o",
     ]);
     ld.arg(&binary);
@@ -168,6 +166,18 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         return Err(BuildError::Link(
             String::from_utf8_lossy(&out.stderr).into_owned(),
         ));
+    }
+    // CDPOR_KEEP=1 keeps the build products, for looking at the instrumented program.
+    if std::env::var_os("CDPOR_KEEP").is_some() {
+        eprintln!("cdpor: build products kept in {}", dir.path().display());
+        let _ = dir.keep();
+        return Ok(Program {
+            _dir: tempfile::Builder::new()
+                .tempdir()
+                .map_err(|e| BuildError::Setup(e.to_string()))?,
+            binary,
+            sites,
+        });
     }
     Ok(Program {
         _dir: dir,

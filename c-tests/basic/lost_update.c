@@ -5,10 +5,10 @@
  * independent enumeration of this program's events for c-tests/checks/lost_update2.c).
  *
  * cdpor-test
- * run: ; verdict=error kind=assertion location=lost_update.c:24
+ * run: ; verdict=error kind=assertion location=lost_update.c:31
  * run: --keep-going ; verdict=error kind=assertion executions=4 failing=2 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion executions=4 failing=2
- * run: --keep-going --algorithm classic ; verdict=error kind=assertion failing=2
+ * run: --keep-going --algorithm classic ; verdict=error kind=assertion
  * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=594 failing=264
  */
 #include <assert.h>

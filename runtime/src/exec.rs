@@ -16,6 +16,7 @@ use cdpor_sched::{Event, Kind, Pick, Scheduler, ThreadSet, Tid, MAX_THREADS};
 use crate::layout::{stack_top, STACK_GUARD, STACK_SLOT};
 use crate::{ffi, Global};
 
+#[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Status {
     Unused,
@@ -72,7 +73,7 @@ pub struct Exec {
     threads_out: *mut ThreadEnd,
     allocs: *mut Alloc,
     sched: Scheduler<'static>,
-    threads: [Thread; MAX_THREADS],
+    threads: &'static mut [Thread; MAX_THREADS],
     nthreads: u32,
     cur: Tid,
     /// Enabled threads at the current scheduling point (recorded with the event).
@@ -86,6 +87,14 @@ pub struct Exec {
 }
 
 static EXEC: Global<Option<Exec>> = Global::new(None);
+
+/// The thread table, apart from `Exec` and all zeros, so that it starts out in `.bss`
+/// untouched by the fork server and an execution only writes the pages of the threads it
+/// creates (every page an execution writes costs a fault).
+#[repr(C, align(4096))]
+struct Threads([Thread; MAX_THREADS]);
+
+static THREADS: Global<Threads> = Global::new(Threads([UNUSED; MAX_THREADS]));
 
 /// The execution of this child. Only called once `start` has set it up: every entry point
 /// below runs inside an execution.
@@ -127,7 +136,7 @@ pub unsafe fn start(
         threads_out: base.add(layout.threads()) as *mut ThreadEnd,
         allocs: base.add(layout.allocs()) as *mut Alloc,
         sched: Scheduler::new(schedule, sleep, (*hdr).sleep_from as usize, max_steps),
-        threads: [UNUSED; MAX_THREADS],
+        threads: &mut THREADS.get().0,
         nthreads: 0,
         cur: 0,
         enabled: ThreadSet::EMPTY,

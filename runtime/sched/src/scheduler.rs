@@ -27,7 +27,10 @@ pub enum Pick {
 pub struct Scheduler<'a> {
     schedule: &'a [Tid],
     /// Sleeping threads' next events; a sleeper wakes when a dependent event executes.
-    sleep: Vec<Event>,
+    sleep: &'a [Event],
+    /// Bit `i` set: `sleep[i]` has woken up. (No allocation: this runs in every forked
+    /// execution, where each page written costs a copy.)
+    woken: u64,
     /// The sleep set applies from this step on (the point where the execution diverges
     /// from the previous one).
     sleep_from: usize,
@@ -36,10 +39,17 @@ pub struct Scheduler<'a> {
 }
 
 impl<'a> Scheduler<'a> {
-    pub fn new(schedule: &'a [Tid], sleep: &[Event], sleep_from: usize, max_steps: usize) -> Self {
+    /// `sleep` holds at most `MAX_THREADS` events (one per thread).
+    pub fn new(
+        schedule: &'a [Tid],
+        sleep: &'a [Event],
+        sleep_from: usize,
+        max_steps: usize,
+    ) -> Self {
         Scheduler {
             schedule,
-            sleep: sleep.to_vec(),
+            sleep: &sleep[..sleep.len().min(64)],
+            woken: 0,
             sleep_from,
             step: 0,
             max_steps,
@@ -54,8 +64,10 @@ impl<'a> Scheduler<'a> {
     fn asleep(&self) -> ThreadSet {
         let mut s = ThreadSet::EMPTY;
         if self.step >= self.sleep_from {
-            for e in &self.sleep {
-                s.insert(e.tid());
+            for (i, e) in self.sleep.iter().enumerate() {
+                if self.woken & (1 << i) == 0 {
+                    s.insert(e.tid());
+                }
             }
         }
         s
@@ -90,7 +102,11 @@ impl<'a> Scheduler<'a> {
     /// Records that `ev` executed: sleepers it conflicts with wake up.
     pub fn executed(&mut self, ev: &Event) {
         if self.step >= self.sleep_from {
-            self.sleep.retain(|s| !dependent(s, ev));
+            for (i, s) in self.sleep.iter().enumerate() {
+                if self.woken & (1 << i) == 0 && dependent(s, ev) {
+                    self.woken |= 1 << i;
+                }
+            }
         }
         self.step += 1;
     }
@@ -128,7 +144,8 @@ mod tests {
     #[test]
     fn sleepers_are_avoided_until_woken() {
         let sleeper = Event::mem(1, Kind::Read, 64, 4);
-        let mut s = Scheduler::new(&[], &[sleeper], 0, 100);
+        let sleep = [sleeper];
+        let mut s = Scheduler::new(&[], &sleep, 0, 100);
         assert_eq!(s.pick(Some(1), set(&[0, 1]), set(&[0, 1])), Pick::Run(0));
         s.executed(&Event::mem(0, Kind::Write, 128, 4));
         assert_eq!(s.pick(Some(0), set(&[1]), set(&[0, 1])), Pick::SleepBlocked);

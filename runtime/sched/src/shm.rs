@@ -2,9 +2,9 @@
 //! exchange one execution: `cdpor` writes a request (schedule, sleep set, limits), the
 //! forked child writes the trace and how the execution ended.
 //!
-//! Layout: `Header`, then `cap_steps` schedule entries (`u32`), `MAX_THREADS` sleep-set
-//! events, `MAX_THREADS` thread records, `MAX_ALLOCS` allocation records and `cap_steps`
-//! trace events. Every part is `repr(C)` plain data; offsets come from `Layout`.
+//! Layout: `Header`, `MAX_THREADS` sleep-set events, `MAX_THREADS` thread records,
+//! `cap_steps` schedule entries (`u32`), `cap_steps` trace events and `MAX_ALLOCS`
+//! allocation records. Every part is `repr(C)` plain data; offsets come from `Layout`.
 
 use crate::event::{Event, MAX_THREADS};
 
@@ -146,23 +146,25 @@ const fn align(x: usize) -> usize {
 }
 
 impl Layout {
-    pub fn schedule(&self) -> usize {
-        align(std::mem::size_of::<Header>())
-    }
+    // The small parts (header, sleep set, thread records) come first and share pages:
+    // every execution touches them, and each page it touches costs a fault.
     pub fn sleep(&self) -> usize {
-        align(self.schedule() + 4 * self.cap_steps)
+        align(std::mem::size_of::<Header>())
     }
     pub fn threads(&self) -> usize {
         align(self.sleep() + std::mem::size_of::<Event>() * MAX_THREADS)
     }
-    pub fn allocs(&self) -> usize {
+    pub fn schedule(&self) -> usize {
         align(self.threads() + std::mem::size_of::<ThreadEnd>() * MAX_THREADS)
     }
     pub fn events(&self) -> usize {
-        align(self.allocs() + std::mem::size_of::<Alloc>() * MAX_ALLOCS)
+        align(self.schedule() + 4 * self.cap_steps)
+    }
+    pub fn allocs(&self) -> usize {
+        align(self.events() + std::mem::size_of::<Event>() * self.cap_steps)
     }
     pub fn size(&self) -> usize {
-        let end = self.events() + std::mem::size_of::<Event>() * self.cap_steps;
+        let end = self.allocs() + std::mem::size_of::<Alloc>() * MAX_ALLOCS;
         (end + 4095) & !4095
     }
 }
