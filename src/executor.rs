@@ -48,8 +48,10 @@ pub enum End {
     /// The child died without a word (killed by a signal the runtime could not catch, or
     /// an exit from outside the runtime).
     Died(String),
-    /// The child ran past the time limit and was killed.
-    TimedOut,
+    /// The child ran past the time limit and was killed; `running` was running then.
+    TimedOut {
+        running: Tid,
+    },
 }
 
 /// One execution's results.
@@ -187,6 +189,7 @@ impl Executor {
         h.sleep_from = req.sleep_from as u32;
         h.max_steps = max_steps.min(cap) as u32;
         h.child_pid = 0;
+        h.running = 0;
         self.cmd.write_all(b"g").map_err(|_| self.server_gone())?;
         let timed_out = !self.wait_ack()?;
         Ok(self.collect(timed_out))
@@ -247,7 +250,7 @@ impl Executor {
         let tid = h.outcome_tid;
         let site = h.outcome_site;
         let end = if timed_out {
-            End::TimedOut
+            End::TimedOut { running: h.running }
         } else {
             match outcome {
                 Outcome::Exit => End::Exit(h.outcome_code),
@@ -265,8 +268,7 @@ impl Executor {
                     site,
                     signal: h.outcome_code as i32,
                     addr: h.fault_addr,
-                    pc: u64::from_str_radix(shm::text(&h.text).trim_start_matches("0x"), 16)
-                        .unwrap_or(0),
+                    pc: h.fault_pc,
                     overflow: outcome == Outcome::StackOverflow,
                 },
                 Outcome::SleepBlocked => End::SleepBlocked,

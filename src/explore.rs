@@ -94,8 +94,11 @@ impl Summary {
 #[derive(Debug)]
 pub enum Fatal {
     Nondeterministic(String),
+    /// An execution ran past the time limit: `thread` was running; `last` is its last
+    /// visible operation, if it had one.
     Hang {
         execution: u64,
+        thread: Tid,
         last: Option<Event>,
         timeout: Duration,
     },
@@ -173,9 +176,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         let execution = executor.run(&req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
         let end = match &execution.end {
-            End::TimedOut => {
+            End::TimedOut { running } => {
                 progress.clear();
-                return Err(Fatal::Hang { execution: runs, last: execution.events.last().copied(), timeout: opts.exec_timeout });
+                return Err(hang(runs, *running, &execution, opts.exec_timeout));
             }
             End::TooManyThreads => return Err(Fatal::TooManyThreads),
             End::Diverged(t) => {
@@ -267,16 +270,22 @@ pub fn replay(
         .run(&req, exec_opts.max_steps)
         .map_err(Fatal::Server)?;
     match execution.end {
-        End::TimedOut => Err(Fatal::Hang {
-            execution: 1,
-            last: execution.events.last().copied(),
-            timeout,
-        }),
+        End::TimedOut { running } => Err(hang(1, running, &execution, timeout)),
         End::Diverged(t) => Err(Fatal::Nondeterministic(format!(
             "the schedule does not fit this program: thread T{t} cannot run at step {}",
             execution.events.len() + 1
         ))),
         _ => Ok(execution),
+    }
+}
+
+fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration) -> Fatal {
+    let last = x.events.iter().rev().find(|e| e.tid() == thread).copied();
+    Fatal::Hang {
+        execution,
+        thread,
+        last,
+        timeout,
     }
 }
 

@@ -652,8 +652,12 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             Action::Copy { dst, .. } | Action::Set { dst, .. } => *dst,
             Action::Fence | Action::Site => return None,
         };
+        // Locals are named after their variable (clang keeps names with
+        // -fno-discard-value-names); the address alone only says whose stack it is.
         let base = base_object(ptr);
-        unsafe { (!LLVMIsAGlobalVariable(base).is_null()).then(|| value_name(base)) }
+        let named =
+            unsafe { !LLVMIsAGlobalVariable(base).is_null() || !LLVMIsAAllocaInst(base).is_null() };
+        Some(value_name(base)).filter(|n| named && !n.is_empty())
     }
 
     fn emit(
@@ -772,6 +776,24 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
     }
+}
+
+/// Element size of each global array, for reports to name `a[i]` instead of `a+off`.
+pub fn array_globals(module: &Module, target: &TargetData) -> HashMap<String, u64> {
+    let mut out = HashMap::new();
+    for g in module.get_globals() {
+        unsafe {
+            let ty = LLVMGlobalGetValueType(g.as_value_ref());
+            if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMArrayTypeKind {
+                let elem = inkwell::llvm_sys::target::LLVMStoreSizeOfType(
+                    target.as_mut_ptr(),
+                    LLVMGetElementType(ty),
+                );
+                out.insert(g.get_name().to_string_lossy().into_owned(), elem);
+            }
+        }
+    }
+    out
 }
 
 fn first_user(f: LLVMValueRef) -> Option<LLVMValueRef> {

@@ -133,24 +133,21 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
         ),
         Fatal::Hang {
             execution,
+            thread,
             last,
             timeout,
         } => {
-            let after = last
-                .map(|e| {
-                    let loc = namer.location(e.site);
-                    format!(
-                        "; thread T{} ran on without a visible operation after {}",
-                        e.tid,
-                        if loc.is_empty() {
-                            "its last one".into()
-                        } else {
-                            loc
-                        }
-                    )
-                })
-                .unwrap_or_default();
-            format!("execution {execution} did not finish within {:.1} s: the program loops forever{after} (see --exec-timeout)", timeout.as_secs_f64())
+            let after = match last {
+                Some(e) if !namer.location(e.site).is_empty() => {
+                    format!("after its visible operation at {}", namer.location(e.site))
+                }
+                Some(_) => "after its last visible operation".to_string(),
+                None => "since it started".to_string(),
+            };
+            format!(
+                "execution {execution} did not finish within {:.1} s: thread T{thread} loops forever without a visible operation ({after}; see --exec-timeout)",
+                timeout.as_secs_f64()
+            )
         }
     }
 }
@@ -185,7 +182,7 @@ fn run(args: RunArgs) -> ExitCode {
             return fail(e);
         }
     };
-    let symbols = Symbols::load(&program.binary);
+    let symbols = Symbols::load(&program.binary, program.arrays.clone());
     let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
@@ -254,7 +251,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let symbols = Symbols::load(&program.binary);
+    let symbols = Symbols::load(&program.binary, program.arrays.clone());
     let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,

@@ -2,6 +2,7 @@
 //! that locals that never escape leave memory, the instrumentation pass, code generation,
 //! and a link against the runtime.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -30,6 +31,8 @@ pub struct Program {
     _dir: tempfile::TempDir,
     pub binary: PathBuf,
     pub sites: Vec<Site>,
+    /// Element size of each global array (see `instrument::array_globals`).
+    pub arrays: HashMap<String, u64>,
 }
 
 #[derive(Debug)]
@@ -67,6 +70,20 @@ impl BuildError {
         )
     }
 }
+
+/// clang's flags for the bitcode the pass works on. -O0 marks every function optnone,
+/// which would make sroa a no-op, hence -disable-O0-optnone; value names stay so that
+/// reports can name escaping locals.
+const FRONTEND: &[&str] = &[
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-g",
+    "-emit-llvm",
+    "-c",
+    "-fno-stack-protector",
+    "-fno-discard-value-names",
+];
 
 /// The clang-19 to use: `$CDPOR_CLANG`, `clang-19` on the PATH, or LLVM 19's own.
 fn clang() -> Result<PathBuf, BuildError> {
@@ -124,18 +141,8 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     let object = dir.path().join("prog.o");
     let binary = dir.path().join("prog");
 
-    // -O0 marks every function optnone, which would make sroa a no-op.
     let mut cc = Command::new(&clang);
-    cc.args([
-        "-O0",
-        "-Xclang",
-        "-disable-O0-optnone",
-        "-g",
-        "-emit-llvm",
-        "-c",
-        "-fno-stack-protector",
-    ]);
-    cc.args(["-fdebug-prefix-map=/proc/self/cwd=."]);
+    cc.args(FRONTEND);
     cc.args(opts.defines.iter().map(|d| format!("-D{d}")));
     cc.args(opts.includes.iter().map(|i| format!("-I{}", i.display())));
     cc.args(&opts.clang_args);
@@ -147,7 +154,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         ));
     }
 
-    let sites = instrument_to_object(&bitcode, &object)?;
+    let (sites, arrays) = instrument_to_object(&bitcode, &object)?;
 
     let mut ld = Command::new(&clang);
     ld.arg(&object).arg(&runtime);
@@ -177,12 +184,14 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
                 .map_err(|e| BuildError::Setup(e.to_string()))?,
             binary,
             sites,
+            arrays,
         });
     }
     Ok(Program {
         _dir: dir,
         binary,
         sites,
+        arrays,
     })
 }
 
@@ -204,7 +213,10 @@ fn target_machine() -> Result<TargetMachine, BuildError> {
         })
 }
 
-fn instrument_to_object(bitcode: &Path, object: &Path) -> Result<Vec<Site>, BuildError> {
+fn instrument_to_object(
+    bitcode: &Path,
+    object: &Path,
+) -> Result<(Vec<Site>, HashMap<String, u64>), BuildError> {
     let context = Context::create();
     let module = Module::parse_bitcode_from_path(bitcode, &context)
         .map_err(|e| BuildError::Setup(e.to_string()))?;
@@ -222,7 +234,10 @@ fn instrument_to_object(bitcode: &Path, object: &Path) -> Result<Vec<Site>, Buil
         .map_err(|e| BuildError::Setup(format!("instrumentation produced invalid IR: {e}")))?;
     tm.write_to_file(&module, FileType::Object, object)
         .map_err(|e| BuildError::Setup(e.to_string()))?;
-    Ok(sites)
+    Ok((
+        sites,
+        instrument::array_globals(&module, &tm.get_target_data()),
+    ))
 }
 
 /// Instruments a module and returns its IR, for tests of the pass.
@@ -232,14 +247,7 @@ pub fn instrument_ir(source: &str) -> Result<(String, Vec<Site>), BuildError> {
     std::fs::write(&c, source).map_err(|e| BuildError::Setup(e.to_string()))?;
     let bc = dir.path().join("t.bc");
     let out = run(Command::new(clang()?)
-        .args([
-            "-O0",
-            "-Xclang",
-            "-disable-O0-optnone",
-            "-g",
-            "-emit-llvm",
-            "-c",
-        ])
+        .args(FRONTEND)
         .arg(&c)
         .arg("-o")
         .arg(&bc))?;

@@ -45,7 +45,13 @@ impl Namer<'_> {
     }
 
     fn object(&self, addr: u64, x: &Execution) -> String {
-        self.symbols.name(addr, &x.allocs, self.sites)
+        self.symbols.name(addr, &x.allocs, self.sites, None)
+    }
+
+    /// The memory an event accesses: as `object`, with the site's variable for locals.
+    fn accessed(&self, e: &Event, x: &Execution) -> String {
+        let local = self.site(e.site).and_then(|s| s.variable.as_deref());
+        self.symbols.name(e.addr, &x.allocs, self.sites, local)
     }
 
     pub fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
@@ -53,32 +59,32 @@ impl Namer<'_> {
         let from_try = e.flags & FLAG_FROM_TRY != 0;
         let site_op = self.site(e.site).map(|s| s.op.as_str()).unwrap_or("");
         let (op, object) = match e.kind() {
-            Kind::Read if from_try => ("cmpxchg (fails)".to_string(), self.object(e.addr, x)),
+            Kind::Read if from_try => ("cmpxchg (fails)".to_string(), self.accessed(e, x)),
             Kind::Read => (
                 if atomic { "atomic read" } else { "read" }.to_string(),
-                self.object(e.addr, x),
+                self.accessed(e, x),
             ),
             Kind::Write if site_op == "memset" => {
-                (format!("memset {}B", e.len), self.object(e.addr, x))
+                (format!("memset {}B", e.len), self.accessed(e, x))
             }
             Kind::Write => (
                 if atomic { "atomic write" } else { "write" }.to_string(),
-                self.object(e.addr, x),
+                self.accessed(e, x),
             ),
-            Kind::Rmw if from_try => ("cmpxchg".to_string(), self.object(e.addr, x)),
-            Kind::Rmw | Kind::CmpXchg => ("atomic rmw".to_string(), self.object(e.addr, x)),
+            Kind::Rmw if from_try => ("cmpxchg".to_string(), self.accessed(e, x)),
+            Kind::Rmw | Kind::CmpXchg => ("atomic rmw".to_string(), self.accessed(e, x)),
             Kind::Copy => (
                 format!("memcpy {}B", e.len),
-                format!("{} <- {}", self.object(e.addr, x), self.object(e.src, x)),
+                format!("{} <- {}", self.accessed(e, x), self.object(e.src, x)),
             ),
             Kind::Fence => ("fence".to_string(), String::new()),
-            Kind::Lock if from_try => ("trylock".to_string(), self.object(e.addr, x)),
-            Kind::Lock => ("lock".to_string(), self.object(e.addr, x)),
-            Kind::TryLock => ("trylock".to_string(), self.object(e.addr, x)),
-            Kind::TryFail => ("trylock (busy)".to_string(), self.object(e.addr, x)),
-            Kind::Unlock => ("unlock".to_string(), self.object(e.addr, x)),
-            Kind::MutexInit => ("mutex init".to_string(), self.object(e.addr, x)),
-            Kind::MutexDestroy => ("mutex destroy".to_string(), self.object(e.addr, x)),
+            Kind::Lock if from_try => ("trylock".to_string(), self.accessed(e, x)),
+            Kind::Lock => ("lock".to_string(), self.accessed(e, x)),
+            Kind::TryLock => ("trylock".to_string(), self.accessed(e, x)),
+            Kind::TryFail => ("trylock (busy)".to_string(), self.accessed(e, x)),
+            Kind::Unlock => ("unlock".to_string(), self.accessed(e, x)),
+            Kind::MutexInit => ("mutex init".to_string(), self.accessed(e, x)),
+            Kind::MutexDestroy => ("mutex destroy".to_string(), self.accessed(e, x)),
             Kind::Create => (format!("create T{}", e.aux), String::new()),
             Kind::Join => (format!("join T{}", e.aux), String::new()),
             Kind::ThreadExit => ("finish".to_string(), String::new()),
@@ -134,6 +140,10 @@ impl Namer<'_> {
                     .function_at(*pc)
                     .map(|f| format!(" in {f}()"))
                     .unwrap_or_default();
+                let func = match self.symbols.line_at(*pc) {
+                    Some(line) => format!(" at {line}{func}"),
+                    None => func,
+                };
                 let last = self.location(*site);
                 let last = if last.is_empty() {
                     String::new()
@@ -180,7 +190,11 @@ impl Namer<'_> {
     pub fn error_location(&self, f: &Found) -> String {
         match &f.execution.end {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
-            End::Abort { site, .. } | End::Crash { site, .. } => self.location(*site),
+            End::Crash { site, pc, .. } => self
+                .symbols
+                .line_at(*pc)
+                .unwrap_or_else(|| self.location(*site)),
+            End::Abort { site, .. } => self.location(*site),
             End::Deadlock => f
                 .execution
                 .blocked

@@ -1,6 +1,7 @@
 //! Names for addresses in reports: globals from the executable's symbol table, heap blocks
 //! by the site that allocated them, stack memory by the thread that owns it.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use cdpor_sched::shm::Alloc;
@@ -22,10 +23,14 @@ pub struct Symbols {
     /// Data and code symbols, sorted by address.
     data: Vec<Symbol>,
     code: Vec<Symbol>,
+    /// Element size of the globals that are arrays, so that `a+8` reads `a[2]`.
+    arrays: HashMap<String, u64>,
+    /// Source lines of code addresses (from the program's DWARF).
+    lines: Option<addr2line::Loader>,
 }
 
 impl Symbols {
-    pub fn load(binary: &Path) -> Symbols {
+    pub fn load(binary: &Path, arrays: HashMap<String, u64>) -> Symbols {
         let mut data = Vec::new();
         let mut code = Vec::new();
         if let Ok(bytes) = std::fs::read(binary) {
@@ -52,7 +57,19 @@ impl Symbols {
         }
         data.sort_by_key(|s| s.addr);
         code.sort_by_key(|s| s.addr);
-        Symbols { data, code }
+        let lines = addr2line::Loader::new(binary).ok();
+        Symbols {
+            data,
+            code,
+            arrays,
+            lines,
+        }
+    }
+
+    /// `file:line` of a code address, when the program's debug information knows it.
+    pub fn line_at(&self, pc: u64) -> Option<String> {
+        let loc = self.lines.as_ref()?.find_location(pc).ok()??;
+        Some(format!("{}:{}", short(loc.file?), loc.line?))
     }
 
     fn find(list: &[Symbol], addr: u64) -> Option<&Symbol> {
@@ -66,10 +83,17 @@ impl Symbols {
         Self::find(&self.code, pc).map(|s| s.name.as_str())
     }
 
-    /// A readable name for memory at `addr`.
-    pub fn name(&self, addr: u64, allocs: &[Alloc], sites: &[Site]) -> String {
+    /// A readable name for memory at `addr`; `local` names the variable when the access
+    /// goes to a local of the accessing function.
+    pub fn name(&self, addr: u64, allocs: &[Alloc], sites: &[Site], local: Option<&str>) -> String {
         if let Some(s) = Self::find(&self.data, addr) {
-            return offset(&s.name, addr - s.addr);
+            let off = addr - s.addr;
+            return match self.arrays.get(&s.name) {
+                Some(&elem) if elem > 0 => {
+                    offset(&format!("{}[{}]", s.name, off / elem), off % elem)
+                }
+                _ => offset(&s.name, off),
+            };
         }
         if (HEAP_BASE..HEAP_END).contains(&addr) {
             let i = allocs.partition_point(|a| a.addr <= addr);
@@ -88,7 +112,11 @@ impl Symbols {
             return format!("heap@{addr:#x}");
         }
         if (STACK_BASE..STACK_BASE + 64 * STACK_SLOT).contains(&addr) {
-            return format!("stack of T{}@{addr:#x}", (addr - STACK_BASE) / STACK_SLOT);
+            let owner = (addr - STACK_BASE) / STACK_SLOT;
+            return match local {
+                Some(v) => format!("{v} (T{owner}'s stack)"),
+                None => format!("T{owner}'s stack@{addr:#x}"),
+            };
         }
         format!("{addr:#x}")
     }
@@ -102,11 +130,15 @@ fn offset(name: &str, off: u64) -> String {
     }
 }
 
-/// A source path as reports show it: relative paths as given, absolute ones by file name.
-pub fn short(path: &str) -> &str {
+/// A source path as reports show it: relative to the current directory when it is under
+/// it, else as it is.
+pub fn short(path: &str) -> std::borrow::Cow<'_, str> {
     if path.starts_with('/') {
-        path.rsplit('/').next().unwrap_or(path)
-    } else {
-        path
+        if let Ok(cwd) = std::env::current_dir() {
+            if let Ok(rel) = Path::new(path).strip_prefix(&cwd) {
+                return rel.to_string_lossy().into_owned().into();
+            }
+        }
     }
+    path.into()
 }

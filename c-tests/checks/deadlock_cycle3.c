@@ -7,7 +7,7 @@
  * so they commute) -> 7 executions, 1 deadlock. (Also checked by a sleep-set enumeration.)
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=error kind=deadlock
+ * run: --algorithm optimal ; verdict=error kind=deadlock contains="waits to lock m[1]"
  * run: --keep-going --algorithm optimal ; verdict=error kind=deadlock executions=7 blocked=0 failing=1
  * run: --algorithm source ; verdict=error kind=deadlock
  * run: --keep-going --algorithm source ; verdict=error kind=deadlock failing=1

@@ -4,7 +4,7 @@
  * overflow without hitting --max-steps. cdpor must report a crash in that thread.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=error kind=crash
+ * run: --algorithm optimal ; verdict=error kind=crash location=stack_overflow.c:16 contains="overflowed its stack"
  */
 #include <pthread.h>
 

@@ -154,11 +154,13 @@ pub unsafe fn start(
     // up to there, then schedule.
     e.threads[main as usize].status = Status::Starting;
     e.cur = main;
+    (*hdr).running = main;
     ffi::cdpor_fiber_switch(&mut e.boot_sp, e.threads[main as usize].sp);
     // The main thread switches back here once it has announced its first operation.
     let e = ex();
     let first = e.choose();
     e.cur = first;
+    (*hdr).running = first;
     let mut dummy = ptr::null_mut();
     ffi::cdpor_fiber_switch(&mut dummy, e.threads[first as usize].sp);
     libc::_exit(3)
@@ -252,6 +254,7 @@ impl Exec {
     fn switch_to(&mut self, next: Tid) {
         let from = self.cur;
         self.cur = next;
+        unsafe { (*self.hdr).running = next };
         let save: *mut *mut c_void = &mut self.threads[from as usize].sp;
         let to = self.threads[next as usize].sp;
         unsafe { ffi::cdpor_fiber_switch(save, to) };
@@ -273,6 +276,7 @@ impl Exec {
             let parent = th.parent;
             if t == 0 {
                 self.cur = 0;
+                unsafe { (*self.hdr).running = 0 };
                 let save: *mut *mut c_void = &mut self.threads[0].sp;
                 unsafe { ffi::cdpor_fiber_switch(save, self.boot_sp) };
             } else {
@@ -634,9 +638,10 @@ pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
         site,
         sig as i64,
     );
+    // No allocation here: the fault may have struck inside malloc.
     let h = e.hdr();
     h.fault_addr = addr;
+    h.fault_pc = pc;
     h.outcome_line = 0;
-    shm::set_text(&mut h.text, format!("{pc:#x}").as_bytes());
     unsafe { libc::_exit(0) }
 }

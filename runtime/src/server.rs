@@ -90,6 +90,7 @@ pub unsafe extern "C" fn cdpor_rt_main(
         (*hdr).n_allocs = 0;
         (*hdr).outcome = Outcome::Running as u32;
         (*hdr).fault_addr = 0;
+        (*hdr).fault_pc = 0;
         (*hdr).text[0] = 0;
         (*hdr).file[0] = 0;
         let pid = libc::fork();

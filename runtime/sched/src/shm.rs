@@ -89,6 +89,10 @@ pub struct Header {
     pub outcome_line: u32,
     pub outcome_code: i64,
     pub fault_addr: u64,
+    /// The instruction that faulted.
+    pub fault_pc: u64,
+    /// The thread running user code right now (read when an execution hangs).
+    pub running: u32,
     /// NUL-terminated: the failed assertion's expression.
     pub text: [u8; TEXT_LEN],
     /// NUL-terminated: the failed assertion's file.
