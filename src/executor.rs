@@ -97,7 +97,7 @@ fn set_cloexec(fd: &OwnedFd) {
 impl Executor {
     pub fn start(binary: &Path, opts: &ExecOptions) -> std::io::Result<Executor> {
         let layout = Layout {
-            cap_steps: opts.max_steps + 1,
+            cap_steps: opts.max_steps.max(1),
         };
         let shm_fd = unsafe { libc::memfd_create(c"cdpor-shm".as_ptr(), 0) };
         if shm_fd < 0 {

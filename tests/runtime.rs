@@ -799,8 +799,7 @@ int main(void) {
     assert_eq!(busy.events[2].addr, busy.events[1].addr);
     assert_eq!(busy.events[3].value, 16, "EBUSY is stored in r");
     assert_eq!(busy.end, End::Exit(16));
-    // T1 tries first: it gets the mutex, and T0's lock waits for... nobody: T1 never
-    // unlocks, so T0 deadlocks.
+    // T1 tries first and gets the mutex; it never unlocks it, so T0's lock deadlocks.
     let got = f.run(&[0, 1]);
     assert_eq!(kinds(&got)[..3], [(0, Create), (1, Lock), (1, Write)]);
     assert_ne!(got.events[1].flags & FLAG_FROM_TRY, 0);
