@@ -88,6 +88,11 @@ const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_mutex_lock", "pthread_mutex_lock"),
     ("pthread_mutex_trylock", "pthread_mutex_trylock"),
     ("pthread_mutex_unlock", "pthread_mutex_unlock"),
+    ("pthread_cond_init", "pthread_cond_init"),
+    ("pthread_cond_destroy", "pthread_cond_destroy"),
+    ("pthread_cond_wait", "pthread_cond_wait"),
+    ("pthread_cond_signal", "pthread_cond_signal"),
+    ("pthread_cond_broadcast", "pthread_cond_broadcast"),
     ("exit", "exit"),
     ("_exit", "exit"),
     ("_Exit", "exit"),
@@ -137,8 +142,10 @@ fn unsupported(name: &str) -> Option<&'static str> {
         "thrd_create",
         "call_once",
     ];
-    if name.starts_with("pthread_cond_") {
-        Some("condition variables are not supported yet")
+    if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
+        Some("timed waits are not supported yet")
+    } else if name.starts_with("pthread_cond") {
+        Some("this condition-variable function is not supported yet")
     } else if name.starts_with("pthread_rwlock_") {
         Some("read-write locks are not supported yet")
     } else if name.starts_with("pthread_barrier_") || name.starts_with("pthread_spin_") {

@@ -85,6 +85,16 @@ impl Namer<'_> {
             Kind::Unlock => ("unlock".to_string(), self.accessed(e, x)),
             Kind::MutexInit => ("mutex init".to_string(), self.accessed(e, x)),
             Kind::MutexDestroy => ("mutex destroy".to_string(), self.accessed(e, x)),
+            Kind::CondWait => (
+                "cond wait".to_string(),
+                format!("{}, unlocks {}", self.accessed(e, x), self.object(e.src, x)),
+            ),
+            Kind::CondSignal if e.value == 1 => ("cond broadcast".to_string(), self.accessed(e, x)),
+            Kind::CondSignal => ("cond signal".to_string(), self.accessed(e, x)),
+            Kind::CondWake => (
+                "cond wakes".to_string(),
+                format!("{}, relocks {}", self.accessed(e, x), self.object(e.src, x)),
+            ),
             Kind::Create => (format!("create T{}", e.aux), String::new()),
             Kind::Join => (format!("join T{}", e.aux), String::new()),
             Kind::ThreadExit => ("finish".to_string(), String::new()),
@@ -183,6 +193,24 @@ impl Namer<'_> {
                 )
             }
             Kind::Join => format!("T{} waits to join T{}{loc}", b.tid, b.aux),
+            Kind::CondWake if b.value == 0 => {
+                format!(
+                    "T{} waits on condition {}, and no signal came after its wait{loc}",
+                    b.tid,
+                    self.object(b.addr, x)
+                )
+            }
+            Kind::CondWake => {
+                let holder = holder(&x.events, b.src)
+                    .map(|t| format!(", held by T{t}"))
+                    .unwrap_or_default();
+                format!(
+                    "T{} was signalled on {} and waits to relock {}{holder}{loc}",
+                    b.tid,
+                    self.object(b.addr, x),
+                    self.object(b.src, x)
+                )
+            }
             _ => format!("T{} waits{loc}", b.tid),
         }
     }
@@ -215,12 +243,15 @@ fn at(loc: &str) -> String {
 }
 
 /// The thread holding a mutex at the end of a trace.
-fn holder(events: &[Event], addr: u64) -> Option<u32> {
+fn holder(events: &[Event], mutex: u64) -> Option<u32> {
     let mut h = None;
-    for e in events.iter().filter(|e| e.addr == addr) {
+    for e in events
+        .iter()
+        .filter(|e| e.kind().mutex_of(e) == Some(mutex))
+    {
         match e.kind() {
-            Kind::Lock => h = Some(e.tid()),
-            Kind::Unlock | Kind::MutexInit => h = None,
+            Kind::Lock | Kind::CondWake => h = Some(e.tid()),
+            Kind::Unlock | Kind::MutexInit | Kind::CondWait => h = None,
             _ => {}
         }
     }

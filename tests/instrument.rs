@@ -753,13 +753,15 @@ fn a_program_without_main_is_rejected() {
 }
 
 #[test]
-fn condition_variables_are_rejected_with_their_call_site() {
+fn timed_condition_waits_are_rejected_with_their_call_site() {
     let src = r#"#include <pthread.h>
+#include <time.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t c = PTHREAD_COND_INITIALIZER;
 int main(void) {
+    struct timespec ts = {0, 0};
     pthread_mutex_lock(&m);
-    pthread_cond_wait(&c, &m);
+    pthread_cond_timedwait(&c, &m, &ts);
     pthread_mutex_unlock(&m);
     return 0;
 }
@@ -768,13 +770,52 @@ int main(void) {
     let BuildError::Rejected(Rejection::Unsupported { function, at, .. }) = &e else {
         panic!("expected Unsupported, got {e:?}");
     };
-    assert_eq!(function, "pthread_cond_wait");
-    assert!(at.ends_with("t.c:6"), "{at}");
+    assert_eq!(function, "pthread_cond_timedwait");
+    assert!(at.ends_with("t.c:8"), "{at}");
     let text = e.to_string();
-    assert!(text.contains("`pthread_cond_wait`"), "{text}");
-    assert!(text.contains("t.c:6"), "{text}");
-    assert!(text.contains("condition variables"), "{text}");
+    assert!(text.contains("`pthread_cond_timedwait`"), "{text}");
+    assert!(text.contains("t.c:8"), "{text}");
+    assert!(text.contains("timed waits"), "{text}");
     assert!(e.is_compile_error());
+}
+
+#[test]
+fn condition_variables_are_redirected() {
+    let src = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c;
+int main(void) {
+    pthread_cond_init(&c, 0);
+    pthread_mutex_lock(&m);
+    pthread_cond_wait(&c, &m);
+    pthread_cond_signal(&c);
+    pthread_cond_broadcast(&c);
+    pthread_mutex_unlock(&m);
+    pthread_cond_destroy(&c);
+    return 0;
+}
+"#;
+    let (ir, sites) =
+        cdpor::program::instrument_ir(src).expect("condition variables are supported");
+    for f in ["init", "wait", "signal", "broadcast", "destroy"] {
+        assert!(
+            ir.contains(&format!("@__cdpor_pthread_cond_{f}(")),
+            "pthread_cond_{f} not redirected:\n{ir}"
+        );
+        assert!(
+            !ir.contains(&format!("@pthread_cond_{f}(")),
+            "pthread_cond_{f} left in place"
+        );
+        assert!(
+            sites.iter().any(|s| s.op == format!("pthread_cond_{f}")),
+            "no site for pthread_cond_{f}"
+        );
+    }
+    let wait = sites
+        .iter()
+        .find(|s| s.op == "pthread_cond_wait")
+        .expect("a wait site");
+    assert_eq!(wait.line, 7);
 }
 
 #[test]

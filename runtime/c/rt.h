@@ -22,6 +22,8 @@ uint32_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
 int cdpor_join(uint64_t handle, void **retval, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
 int cdpor_mutex(uint32_t kind, void *mutex, uint32_t site);
+int cdpor_cond_wait(void *cond, void *mutex, uint32_t site);
+int cdpor_cond_signal(void *cond, int broadcast, uint32_t site);
 _Noreturn void cdpor_process_exit(int code, uint32_t site);
 _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,
                                  uint32_t site);

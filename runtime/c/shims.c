@@ -98,6 +98,29 @@ int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
     return cdpor_mutex(CDPOR_K_UNLOCK, m, __cdpor_site);
 }
 
+/* ---- condition variables ----
+ * The runtime keeps no state in a pthread_cond_t: waiters are threads whose next
+ * operation is a wake on its address. */
+
+int __cdpor_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
+    (void)c;
+    (void)attr;
+    return 0;
+}
+
+int __cdpor_pthread_cond_destroy(pthread_cond_t *c) {
+    (void)c;
+    return 0;
+}
+
+int __cdpor_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+    return cdpor_cond_wait(c, m, __cdpor_site);
+}
+
+int __cdpor_pthread_cond_signal(pthread_cond_t *c) { return cdpor_cond_signal(c, 0, __cdpor_site); }
+
+int __cdpor_pthread_cond_broadcast(pthread_cond_t *c) { return cdpor_cond_signal(c, 1, __cdpor_site); }
+
 /* ---- ending the program ---- */
 
 void __cdpor_exit(int code) { cdpor_process_exit(code, __cdpor_site); }

@@ -227,6 +227,8 @@ impl Exec {
     fn can_run(&self, ev: &Event) -> bool {
         match ev.kind() {
             Kind::Lock => unsafe { mutex_word(ev.addr).read_volatile() == 0 },
+            // Woken by a signal, and the mutex is free to take back.
+            Kind::CondWake => ev.value == 1 && unsafe { mutex_word(ev.src).read_volatile() == 0 },
             Kind::Join => self
                 .threads
                 .get(ev.aux as usize)
@@ -340,6 +342,19 @@ impl Exec {
                 mutex_word(ev.addr).write_volatile(0);
             },
             Kind::MutexInit => unsafe { mutex_word(ev.addr).write_volatile(0) },
+            Kind::CondWait => unsafe { mutex_word(ev.src).write_volatile(0) },
+            Kind::CondSignal => {
+                for u in 0..self.nthreads as usize {
+                    let p = &mut self.threads[u].pending;
+                    if self.threads[u].status == Status::Ready
+                        && p.kind() == Kind::CondWake
+                        && p.addr == ev.addr
+                    {
+                        p.value = 1;
+                    }
+                }
+            }
+            Kind::CondWake => unsafe { mutex_word(ev.src).write_volatile(t + 1) },
             Kind::Create => {
                 let th = self.threads[t as usize];
                 match self.new_thread(th.start, th.arg, t) {
@@ -546,6 +561,45 @@ pub extern "C" fn cdpor_mutex(kind: u32, mutex: *mut c_void, site: u32) -> c_int
     });
     let e = ex();
     e.threads[e.cur as usize].result as c_int
+}
+
+/// `pthread_cond_wait`: release the mutex and wait (one event), then take the mutex back
+/// once a signal woke this thread (another event).
+#[no_mangle]
+pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u32) -> c_int {
+    if cond.is_null() || mutex.is_null() {
+        return libc::EINVAL;
+    }
+    let e = ex();
+    if unsafe { mutex_word(mutex as u64).read_volatile() } != e.cur + 1 {
+        return libc::EPERM;
+    }
+    let ev = Event {
+        site,
+        addr: cond as u64,
+        src: mutex as u64,
+        ..Event::new(0, Kind::CondWait)
+    };
+    e.submit(ev);
+    ex().submit(Event {
+        kind: Kind::CondWake as u8,
+        ..ev
+    });
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn cdpor_cond_signal(cond: *mut c_void, broadcast: c_int, site: u32) -> c_int {
+    if cond.is_null() {
+        return libc::EINVAL;
+    }
+    ex().submit(Event {
+        site,
+        addr: cond as u64,
+        value: (broadcast != 0) as u64,
+        ..Event::new(0, Kind::CondSignal)
+    });
+    0
 }
 
 #[no_mangle]

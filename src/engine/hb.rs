@@ -99,6 +99,11 @@ struct State<'a> {
     mutexes: HashMap<u64, MutexObj>,
     last_create: Option<usize>,
     exit_of: Vec<Option<usize>>,
+    /// Last wait or signal on each condition variable.
+    cond_last: HashMap<u64, usize>,
+    /// The condition each thread waits on, and the signal that woke it.
+    waiting_on: Vec<Option<u64>>,
+    woken_by: Vec<Option<usize>>,
     reads_commute: bool,
     cur: Current,
 }
@@ -237,6 +242,31 @@ impl State<'_> {
         }
     }
 
+    /// A wait or signal on condition `c`: ordered after, and racing with, the last one.
+    fn cond_op(&mut self, i: usize, c: u64) {
+        if let Some(w) = self.cond_last.insert(c, i) {
+            self.cur.preds.push(w);
+            self.candidate(w);
+        }
+    }
+
+    /// A wake is enabled by the signal that woke thread `t`: that signal is part of its
+    /// past, like a thread's exit is part of a join's (the wake cannot move before it).
+    fn woken(&mut self, t: Tid) {
+        if let Some(s) = self.woken_by[t as usize].take() {
+            let w = self.width;
+            for (c, &sc) in self
+                .cur
+                .base
+                .iter_mut()
+                .zip(&self.clocks[s * w..(s + 1) * w])
+            {
+                *c = (*c).max(sc);
+            }
+            self.cur.preds.push(s);
+        }
+    }
+
     /// Starts the analysis of an event of thread `t` (or of `t`'s pending event).
     fn begin(&mut self, t: Tid) {
         let w = self.width;
@@ -307,6 +337,31 @@ impl State<'_> {
             // write, or, when they do not commute, the last write itself.
             Kind::Unlock => self.mutex_write(i, e.addr, !self.reads_commute),
             Kind::MutexInit | Kind::MutexDestroy => self.mutex_write(i, e.addr, true),
+            // Releases the mutex like an unlock, and waits on the condition.
+            Kind::CondWait => {
+                self.mutex_write(i, e.src, !self.reads_commute);
+                self.cond_op(i, e.addr);
+                self.waiting_on[t as usize] = Some(e.addr);
+            }
+            Kind::CondSignal => {
+                self.cond_op(i, e.addr);
+                for u in 0..self.width {
+                    if self.waiting_on[u] == Some(e.addr) {
+                        self.waiting_on[u] = None;
+                        self.woken_by[u] = Some(i);
+                    }
+                }
+            }
+            // Reacquires the mutex like a lock, once woken.
+            Kind::CondWake => {
+                self.woken(t);
+                self.acquire_candidate(e.src);
+                self.mutex_write(i, e.src, false);
+                self.mutexes
+                    .get_mut(&e.src)
+                    .expect("just written")
+                    .last_acquire = Some(i);
+            }
             Kind::Create => {
                 if let Some(c) = self.last_create {
                     self.cur.preds.push(c);
@@ -401,6 +456,9 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
         mutexes: HashMap::new(),
         last_create: None,
         exit_of: vec![None; threads],
+        cond_last: HashMap::new(),
+        waiting_on: vec![None; threads],
+        woken_by: vec![None; threads],
         reads_commute,
         cur: Current::default(),
     };
@@ -427,9 +485,16 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
                     });
                 }
             }
-            if !p.enabled && p.event.kind() == Kind::Lock {
+            let woken = p.event.kind() == Kind::CondWake && p.event.value == 1;
+            if !p.enabled && (p.event.kind() == Kind::Lock || woken) {
                 st.begin(t);
-                st.acquire_candidate(p.event.addr);
+                st.woken(t);
+                st.acquire_candidate(
+                    p.event
+                        .kind()
+                        .mutex_of(&p.event)
+                        .expect("a mutex operation"),
+                );
                 races.extend(st.races().into_iter().map(|c| Race {
                     earlier: c,
                     later: Later::Pending(k),

@@ -22,6 +22,10 @@ fn mutex_addr(m: usize) -> u64 {
     0x9000 + 64 * m as u64
 }
 
+fn cond_addr(c: usize) -> u64 {
+    0xa000 + 64 * c as u64
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `reg = bytes [off, off+len)` of variable `var` (little-endian).
@@ -69,6 +73,15 @@ pub enum Op {
     Assert {
         reg: usize,
         value: i64,
+    },
+    /// `pthread_cond_wait(c, m)`: the thread must hold `m`.
+    Wait {
+        c: usize,
+        m: usize,
+    },
+    /// `pthread_cond_signal(c)` (wakes every waiter, as cdpor models it).
+    Signal {
+        c: usize,
     },
 }
 
@@ -131,6 +144,8 @@ struct Thread {
     status: Status,
     joined: usize,
     created: usize,
+    /// Between the two halves of a `Wait`: whether a signal woke it yet.
+    waiting: Option<bool>,
 }
 
 /// One simulated execution.
@@ -240,6 +255,23 @@ impl<'p> Sim<'p> {
                     ..Event::new(t, Kind::TryLock)
                 },
                 Op::Assert { .. } => Event::new(t, Kind::AssertFail),
+                Op::Wait { c, m } => match self.threads[t as usize].waiting {
+                    None => Event {
+                        addr: cond_addr(c),
+                        src: mutex_addr(m),
+                        ..Event::new(t, Kind::CondWait)
+                    },
+                    Some(woken) => Event {
+                        addr: cond_addr(c),
+                        src: mutex_addr(m),
+                        value: woken as u64,
+                        ..Event::new(t, Kind::CondWake)
+                    },
+                },
+                Op::Signal { c } => Event {
+                    addr: cond_addr(c),
+                    ..Event::new(t, Kind::CondSignal)
+                },
                 Op::SkipIfEq { .. } => unreachable!("settled"),
             },
         }
@@ -248,6 +280,9 @@ impl<'p> Sim<'p> {
     fn enabled(&self, t: Tid) -> bool {
         match self.step_of(t) {
             Step::Op(Op::Lock(m)) => self.mutex_owner[*m].is_none(),
+            Step::Op(Op::Wait { m, .. }) => self.threads[t as usize]
+                .waiting
+                .is_none_or(|woken| woken && self.mutex_owner[*m].is_none()),
             Step::Join(c) => self.threads[c].status == Status::Finished,
             _ => true,
         }
@@ -327,6 +362,24 @@ impl<'p> Sim<'p> {
                     ev.flags |= FLAG_FROM_TRY;
                 }
                 Op::Lock(m) => self.mutex_owner[m] = Some(t),
+                Op::Wait { m, .. } if self.threads[ti].waiting.is_none() => {
+                    // First half: release the mutex and wait, staying at this operation.
+                    self.mutex_owner[m] = None;
+                    self.threads[ti].waiting = Some(false);
+                    return (ev, false);
+                }
+                Op::Wait { m, .. } => {
+                    self.mutex_owner[m] = Some(t);
+                    self.threads[ti].waiting = None;
+                }
+                Op::Signal { c } => {
+                    for u in 0..self.threads.len() {
+                        let waits_here = matches!(self.step_of(u as Tid), Step::Op(Op::Wait { c: c2, .. }) if *c2 == c);
+                        if waits_here && self.threads[u].waiting.is_some() {
+                            self.threads[u].waiting = Some(true);
+                        }
+                    }
+                }
                 Op::Unlock(m) => self.mutex_owner[m] = None,
                 Op::TryLock { m, reg } => {
                     if self.mutex_owner[m].is_none() {
@@ -369,6 +422,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 },
                 joined: 0,
                 created: 0,
+                waiting: None,
             })
             .collect(),
     };

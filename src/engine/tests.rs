@@ -368,6 +368,60 @@ fn main_racing_with_workers() {
     });
 }
 
+fn waiter(flag: usize) -> Vec<Op> {
+    // lock; if (!flag) wait; unlock
+    vec![
+        Op::Lock(0),
+        Op::read(flag, 0),
+        Op::SkipIfEq {
+            reg: 0,
+            value: 1,
+            skip: 1,
+        },
+        Op::Wait { c: 0, m: 0 },
+        Op::Unlock(0),
+    ]
+}
+
+#[test]
+fn lost_wakeup_deadlocks() {
+    // The signaller sets the flag and signals without the mutex: between the waiter's
+    // check and its wait, the signal is lost.
+    let prog = Program {
+        main: vec![],
+        workers: vec![waiter(0), vec![Op::write(0, 1), Op::Signal { c: 0 }]],
+        vars: 1,
+    };
+    check(&prog);
+    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+    assert!(oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::Deadlock { .. })));
+}
+
+#[test]
+fn signal_under_the_mutex_is_never_lost() {
+    let signaller = vec![
+        Op::Lock(0),
+        Op::write(0, 1),
+        Op::Signal { c: 0 },
+        Op::Unlock(0),
+    ];
+    let prog = Program {
+        main: vec![],
+        workers: vec![waiter(0), signaller.clone(), waiter(0)],
+        vars: 1,
+    };
+    let c = check(&prog);
+    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+    assert!(!oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::Deadlock { .. })));
+    assert!(c.traces > 1);
+}
+
 /// Found by the random tests: a successful trylock also races with the release before
 /// it (moved before the release, the trylock fails).
 #[test]
@@ -536,7 +590,11 @@ mod random {
             2 => (0..2usize, var.clone(), 0..2usize).prop_map(|(m, v, r)| vec![Op::Lock(m), Op::read(v, r), Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }, Op::Unlock(m)]),
             1 => (0..2usize, var.clone()).prop_map(|(m, v)| vec![Op::TryLock { m, reg: 1 }, Op::SkipIfEq { reg: 1, value: 1, skip: 2 }, Op::write(v, 4), Op::Unlock(m)]),
             2 => (0..2usize, 0..2i64, var.clone()).prop_map(|(r, x, v)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::write(v, 3)]),
-            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+                        1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+            1 => var.clone().prop_map(waiter),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, m)| {
+                if m == 0 { vec![Op::write(v, 1), Op::Signal { c: 0 }] } else { vec![Op::Lock(0), Op::write(v, 1), Op::Signal { c: 0 }, Op::Unlock(0)] }
+            }),
         ]
     }
 

@@ -37,6 +37,16 @@ pub enum Kind {
     Unlock = 13,
     MutexInit = 14,
     MutexDestroy = 15,
+    /// `pthread_cond_wait` on the condition at `addr`, first half: releases the mutex at
+    /// `src` and starts waiting.
+    CondWait = 16,
+    /// `pthread_cond_signal`/`broadcast` (`value` 1) on the condition at `addr`: wakes
+    /// every thread waiting on it (a signal may wake more than one thread: POSIX allows
+    /// spurious wakeups).
+    CondSignal = 17,
+    /// `pthread_cond_wait`, second half: reacquires the mutex at `src` once woken (a
+    /// pending `CondWake` has `value` 1 once a signal woke it).
+    CondWake = 18,
     /// Creates thread `aux`.
     Create = 20,
     /// Waits for thread `aux` to finish.
@@ -67,6 +77,9 @@ impl Kind {
             13 => Unlock,
             14 => MutexInit,
             15 => MutexDestroy,
+            16 => CondWait,
+            17 => CondSignal,
+            18 => CondWake,
             20 => Create,
             21 => Join,
             22 => ThreadExit,
@@ -96,6 +109,20 @@ impl Kind {
         )
     }
 
+    /// The mutex an event operates on, if any.
+    pub fn mutex_of(self, e: &Event) -> Option<u64> {
+        match self {
+            _ if self.is_mutex() => Some(e.addr),
+            Kind::CondWait | Kind::CondWake => Some(e.src),
+            _ => None,
+        }
+    }
+
+    /// The condition variable an event operates on, if any.
+    pub fn cond_of(self, e: &Event) -> Option<u64> {
+        matches!(self, Kind::CondWait | Kind::CondSignal | Kind::CondWake).then_some(e.addr)
+    }
+
     /// Events after which no thread runs again.
     pub fn ends_program(self) -> bool {
         matches!(self, Kind::ProcessExit | Kind::AssertFail | Kind::Abort)
@@ -103,7 +130,7 @@ impl Kind {
 
     /// Acquisitions of a mutex (a pending trylock may become one).
     pub fn acquires(self) -> bool {
-        matches!(self, Kind::Lock | Kind::TryLock)
+        matches!(self, Kind::Lock | Kind::TryLock | Kind::CondWake)
     }
 
     pub fn name(self) -> &'static str {
@@ -121,6 +148,9 @@ impl Kind {
             Unlock => "unlock",
             MutexInit => "mutex-init",
             MutexDestroy => "mutex-destroy",
+            CondWait => "cond-wait",
+            CondSignal => "cond-signal",
+            CondWake => "cond-wake",
             Create => "create",
             Join => "join",
             ThreadExit => "thread-exit",
@@ -254,8 +284,17 @@ pub fn dependent(a: &Event, b: &Event) -> bool {
             || overlap(a.reads(), b.writes())
             || (!reads_commute && overlap(a.reads(), b.reads()));
     }
-    if ka.is_mutex() && kb.is_mutex() {
-        return a.addr == b.addr && !(reads_commute && ka == Kind::TryFail && kb == Kind::TryFail);
+    if let (Some(ma), Some(mb)) = (ka.mutex_of(a), kb.mutex_of(b)) {
+        if ma == mb && !(reads_commute && ka == Kind::TryFail && kb == Kind::TryFail) {
+            return true;
+        }
+    }
+    if let (Some(ca), Some(cb)) = (ka.cond_of(a), kb.cond_of(b)) {
+        // A wait and a signal do not commute (the signal is lost if it comes first), and
+        // a signal enables a wake; two wakes are ordered by their mutex, if at all.
+        if ca == cb && !(ka == Kind::CondWake && kb == Kind::CondWake) {
+            return true;
+        }
     }
     let creates = |x: &Event, kx: Kind, y: &Event, ky: Kind| {
         kx == Kind::Create && (ky == Kind::Create || x.aux == y.tid as u32)
@@ -279,8 +318,10 @@ impl fmt::Debug for Event {
                 write!(f, "<-{:#x}", self.src)?;
             }
             write!(f, ")")?;
-        } else if k.is_mutex() {
+        } else if k.is_mutex() || k == Kind::CondSignal {
             write!(f, "({:#x})", self.addr)?;
+        } else if matches!(k, Kind::CondWait | Kind::CondWake) {
+            write!(f, "({:#x},{:#x})", self.addr, self.src)?;
         } else if matches!(k, Kind::Create | Kind::Join) {
             write!(f, "(T{})", self.aux)?;
         }
@@ -418,6 +459,47 @@ mod tests {
     }
 
     #[test]
+    fn condition_variable_dependences() {
+        let wait = Event {
+            addr: 100,
+            src: 8,
+            ..Event::new(1, Kind::CondWait)
+        };
+        let signal = Event {
+            addr: 100,
+            ..Event::new(2, Kind::CondSignal)
+        };
+        let other_signal = Event {
+            addr: 200,
+            ..Event::new(2, Kind::CondSignal)
+        };
+        let wake = Event {
+            addr: 100,
+            src: 8,
+            ..Event::new(3, Kind::CondWake)
+        };
+        let wake2 = Event {
+            addr: 100,
+            src: 16,
+            ..Event::new(4, Kind::CondWake)
+        };
+        let lock = Event {
+            addr: 8,
+            ..Event::new(2, Kind::Lock)
+        };
+        assert!(
+            dependent(&wait, &signal),
+            "a signal before the wait is lost"
+        );
+        assert!(!dependent(&wait, &other_signal));
+        assert!(dependent(&signal, &wake), "a signal enables the wake");
+        assert!(dependent(&wait, &lock), "the wait releases the mutex");
+        assert!(dependent(&wake, &lock), "the wake reacquires the mutex");
+        assert!(!dependent(&wake, &wake2));
+        assert!(!dependent(&signal, &Event::mem(1, Kind::Write, 100, 8)));
+    }
+
+    #[test]
     fn kinds_match_the_c_header() {
         let header = include_str!("../../c/kinds.h");
         let mut seen = 0;
@@ -434,6 +516,6 @@ mod tests {
                 seen += 1;
             }
         }
-        assert_eq!(seen, 18);
+        assert_eq!(seen, 21);
     }
 }
