@@ -100,6 +100,37 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(EXIT_USAGE as u8)
 }
 
+/// The JSON object of a run that reached no verdict on the program.
+#[derive(serde::Serialize)]
+struct NoVerdict<'a> {
+    verdict: &'a str,
+    message: &'a str,
+    algorithm: &'a str,
+    threads: usize,
+}
+
+/// Reports a failure (exit 2), as JSON too when asked.
+fn fail_json(
+    json_out: Option<&str>,
+    verdict: &str,
+    message: String,
+    algorithm: Algorithm,
+    threads: usize,
+) -> ExitCode {
+    if let Some(dest) = json_out {
+        let v = NoVerdict {
+            verdict,
+            message: &message,
+            algorithm: algorithm.name(),
+            threads,
+        };
+        if let Err(m) = write_json(dest, &v) {
+            return fail(m);
+        }
+    }
+    fail(message)
+}
+
 fn build(args: &BuildArgs) -> Result<Program, BuildError> {
     program::build(&BuildOptions {
         source: args.file.clone(),
@@ -173,13 +204,12 @@ fn run(args: RunArgs) -> ExitCode {
     let program = match build(&args.build) {
         Ok(p) => p,
         Err(e) => {
-            if let (Some(dest), true) = (json_out, e.is_compile_error()) {
-                let v = serde_json::json!({ "verdict": "compile-error", "message": e.to_string(), "algorithm": algorithm.name(), "threads": args.threads });
-                if let Err(m) = write_json(dest, &v) {
-                    return fail(m);
-                }
-            }
-            return fail(e);
+            let verdict = if e.is_compile_error() {
+                "compile-error"
+            } else {
+                "unknown"
+            };
+            return fail_json(json_out, verdict, e.to_string(), algorithm, args.threads);
         }
     };
     let symbols = Symbols::load(&program.binary, program.arrays.clone());
@@ -199,14 +229,13 @@ fn run(args: RunArgs) -> ExitCode {
     let summary = match explore::explore(&program, &opts) {
         Ok(s) => s,
         Err(f) => {
-            let msg = fatal_message(&f, &namer);
-            if let Some(dest) = json_out {
-                let v = serde_json::json!({ "verdict": "unknown", "message": msg, "algorithm": algorithm.name(), "threads": args.threads });
-                if let Err(m) = write_json(dest, &v) {
-                    return fail(m);
-                }
-            }
-            return fail(msg);
+            return fail_json(
+                json_out,
+                "unknown",
+                fatal_message(&f, &namer),
+                algorithm,
+                args.threads,
+            );
         }
     };
     let (_, code) = report::verdict(&summary);

@@ -62,11 +62,14 @@ impl std::fmt::Display for BuildError {
 }
 
 impl BuildError {
-    /// Errors in the user's program (as opposed to cdpor's setup).
+    /// Errors in the user's input (as opposed to cdpor's setup).
     pub fn is_compile_error(&self) -> bool {
         matches!(
             self,
-            BuildError::Compile(_) | BuildError::Link(_) | BuildError::Rejected(_)
+            BuildError::Missing(..)
+                | BuildError::Compile(_)
+                | BuildError::Link(_)
+                | BuildError::Rejected(_)
         )
     }
 }

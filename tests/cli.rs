@@ -1,0 +1,115 @@
+//! The command line as a user meets it: exit statuses, JSON on failures, replay.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cdpor(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("cdpor runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+#[test]
+fn a_missing_file_is_bad_input_with_a_json_verdict() {
+    let out = cdpor(&["run", "no/such/file.c", "--json", "-"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = json(&out);
+    assert_eq!(v["verdict"], "compile-error");
+    assert!(v["message"].as_str().unwrap().contains("no/such/file.c"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "one clear line: {stderr}");
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    assert_eq!(
+        cdpor(&[
+            "run",
+            "c-tests/basic/lost_update.c",
+            "--algorithm",
+            "fastest"
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+    assert_eq!(cdpor(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(
+        cdpor(&["run", "c-tests/basic/lost_update.c", "--threads", "0"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn more_threads_than_workers_says_so() {
+    let out = cdpor(&["run", "c-tests/condvar/handoff.c", "--threads", "4"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("using 1 worker instead of 4"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("verdict: safe"), "{stdout}");
+}
+
+#[test]
+fn replay_reproduces_the_reported_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result.json");
+    let run = cdpor(&[
+        "run",
+        "c-tests/condvar/lost_wakeup.c",
+        "--json",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(v["error"]["kind"], "deadlock");
+    let replay = cdpor(&[
+        "replay",
+        "c-tests/condvar/lost_wakeup.c",
+        "--schedule",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(replay.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert!(stderr.contains("deadlock error"), "{stderr}");
+    let steps = v["error"]["trace"].as_array().unwrap().len();
+    assert!(
+        stderr.contains(&format!("Replayed interleaving ({steps} events)")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn replay_shows_the_programs_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("hello.c");
+    std::fs::write(
+        &src,
+        "#include <stdio.h>\nint main(void) { printf(\"hello from the program\\n\"); return 0; }\n",
+    )
+    .unwrap();
+    let schedule = dir.path().join("s.json");
+    std::fs::write(&schedule, "[]").unwrap();
+    let out = cdpor(&[
+        "replay",
+        src.to_str().unwrap(),
+        "--schedule",
+        schedule.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "hello from the program\n"
+    );
+    assert!(Path::new(&src).exists());
+}
