@@ -45,6 +45,11 @@ pub enum End {
     /// The schedule asked for a thread that could not run.
     Diverged(Tid),
     TooManyThreads,
+    /// The program used something the runtime does not model, at `site`.
+    Unsupported {
+        what: String,
+        site: u32,
+    },
     /// The child died without a word (killed by a signal the runtime could not catch, or
     /// an exit from outside the runtime).
     Died(String),
@@ -275,6 +280,10 @@ impl Executor {
                 Outcome::StepBound => End::StepBound,
                 Outcome::Diverged => End::Diverged(tid),
                 Outcome::TooManyThreads => End::TooManyThreads,
+                Outcome::Unsupported => End::Unsupported {
+                    what: shm::text(&h.text),
+                    site,
+                },
                 Outcome::Running => End::Died(describe_status(h.wait_status)),
             }
         };

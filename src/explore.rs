@@ -103,6 +103,11 @@ pub enum Fatal {
         timeout: Duration,
     },
     TooManyThreads,
+    /// The program did something cdpor does not model (at a site).
+    Unsupported {
+        what: String,
+        site: u32,
+    },
     Server(String),
     Start(String),
 }
@@ -180,7 +185,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 progress.clear();
                 return Err(hang(runs, *running, &execution, opts.exec_timeout));
             }
-            End::TooManyThreads => return Err(Fatal::TooManyThreads),
+                        End::TooManyThreads => return Err(Fatal::TooManyThreads),
+            End::Unsupported { what, site } => return Err(Fatal::Unsupported { what: what.clone(), site: *site }),
             End::Diverged(t) => {
                 return Err(Fatal::Nondeterministic(format!(
                     "the program is not deterministic: re-executing a schedule, thread T{t} could not run at step {}",
@@ -271,6 +277,10 @@ pub fn replay(
         .map_err(Fatal::Server)?;
     match execution.end {
         End::TimedOut { running } => Err(hang(1, running, &execution, timeout)),
+        End::Unsupported { ref what, site } => Err(Fatal::Unsupported {
+            what: what.clone(),
+            site,
+        }),
         End::Diverged(t) => Err(Fatal::Nondeterministic(format!(
             "the schedule does not fit this program: thread T{t} cannot run at step {}",
             execution.events.len() + 1

@@ -158,6 +158,14 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
     match f {
         Fatal::Nondeterministic(m) | Fatal::Server(m) => m.clone(),
         Fatal::Start(e) => format!("cannot start the program: {e}"),
+        Fatal::Unsupported { what, site } => {
+            let at = namer.location(*site);
+            if at.is_empty() {
+                what.clone()
+            } else {
+                format!("{what} (at {at})")
+            }
+        }
         Fatal::TooManyThreads => format!(
             "the program creates more than {} threads, which cdpor does not support",
             cdpor_sched::MAX_THREADS

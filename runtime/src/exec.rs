@@ -341,7 +341,10 @@ impl Exec {
                 }
                 mutex_word(ev.addr).write_volatile(0);
             },
-            Kind::MutexInit => unsafe { mutex_word(ev.addr).write_volatile(0) },
+            Kind::MutexInit => unsafe {
+                mutex_word(ev.addr).write_volatile(0);
+                ((ev.addr + MUTEX_KIND_OFFSET) as *mut i32).write_volatile(0);
+            },
             Kind::CondWait => unsafe { mutex_word(ev.src).write_volatile(0) },
             Kind::CondSignal => {
                 for u in 0..self.nthreads as usize {
@@ -409,6 +412,14 @@ impl Exec {
         if self.show_output {
             unsafe { ffi::cdpor_flush_stdio() };
         }
+        unsafe { libc::_exit(0) }
+    }
+
+    /// Ends the execution: the program does something the runtime cannot model.
+    fn unsupported(&mut self, site: u32, what: &[u8]) -> ! {
+        let t = self.cur;
+        shm::set_text(&mut self.hdr().text, what);
+        self.write_end(Outcome::Unsupported, t, site, 0);
         unsafe { libc::_exit(0) }
     }
 
@@ -548,11 +559,28 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     }
 }
 
+/// glibc's `pthread_mutex_t.__kind`, set by the static initializers of recursive and
+/// error-checking mutexes.
+const MUTEX_KIND_OFFSET: u64 = 16;
+
 #[no_mangle]
 pub extern "C" fn cdpor_mutex(kind: u32, mutex: *mut c_void, site: u32) -> c_int {
     let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
     if mutex.is_null() {
         return libc::EINVAL;
+    }
+    // Only default (and adaptive) mutexes are modelled; anything else would be explored
+    // with the wrong semantics (a recursive relock taken for a self-deadlock).
+    let mutex_kind =
+        unsafe { ((mutex as u64 + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
+    if kind != Kind::MutexInit
+        && (mutex_kind == libc::PTHREAD_MUTEX_RECURSIVE
+            || mutex_kind == libc::PTHREAD_MUTEX_ERRORCHECK)
+    {
+        ex().unsupported(
+            site,
+            b"recursive and error-checking mutexes are not supported yet",
+        );
     }
     ex().submit(Event {
         site,

@@ -208,7 +208,8 @@ impl Engine {
         let plan = self.plan.take().expect("record() follows next_request()");
         let events = trace.events;
         self.check_replay(&plan, events)?;
-        self.extend_path(&plan, events);
+        let div = plan.div;
+        self.extend_path(div, plan.branch, events);
         match trace.end {
             TraceEnd::Maximal { .. } => self.stats.executions += 1,
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
@@ -225,7 +226,7 @@ impl Engine {
                 _ => (false, false),
             };
             let scope = hb::Scope {
-                from: plan.div,
+                from: div,
                 kill,
                 with_pending: complete,
                 reads_commute: self.alg != Algorithm::Classic,
@@ -272,8 +273,7 @@ impl Engine {
     }
 
     /// Replaces the path from the divergence point with the new execution's events.
-    fn extend_path(&mut self, plan: &Plan, events: &[Event]) {
-        let div = plan.div;
+    fn extend_path(&mut self, div: usize, branch: Option<WuNode>, events: &[Event]) {
         self.nodes.truncate(div + 1);
         if let Some(node) = self.nodes.get_mut(div) {
             if let Some(e) = events.get(div) {
@@ -284,7 +284,7 @@ impl Engine {
         }
         // Below the divergence point, the followed branch's other subtrees become the
         // new nodes' wakeup trees.
-        let mut branch = plan.branch.as_ref().map(|b| &b.children);
+        let mut below = branch.map(|b| b.children).unwrap_or_default();
         for (k, &event) in events.iter().enumerate().skip(div + 1) {
             let prev = &self.nodes[k - 1];
             let sleep = prev
@@ -294,13 +294,9 @@ impl Engine {
                 .copied()
                 .collect();
             let mut node = Node::new(event, sleep);
-            if let Some(children) = branch {
-                if let Some((first, rest)) = children.split_first() {
-                    node.wut.branches = rest.to_vec();
-                    branch = Some(&first.children);
-                } else {
-                    branch = None;
-                }
+            if !below.is_empty() {
+                let followed = below.remove(0);
+                node.wut.branches = std::mem::replace(&mut below, followed.children);
             }
             self.nodes.push(node);
         }

@@ -45,6 +45,8 @@ pub enum Outcome {
     TooManyThreads = 9,
     /// Like `Crash`, but the fault hit a thread's stack guard.
     StackOverflow = 10,
+    /// The program used something the runtime does not model; `text` says what.
+    Unsupported = 11,
 }
 
 impl Outcome {
@@ -61,6 +63,7 @@ impl Outcome {
             8 => Diverged,
             9 => TooManyThreads,
             10 => StackOverflow,
+            11 => Unsupported,
             _ => Running,
         }
     }
