@@ -3,8 +3,9 @@
 //! Each event gets a vector clock. Shared state keeps, per object, the last write and the
 //! reads since it (per thread, the last one), so that a new event's races are found in
 //! O(threads) and reads commute (Flanagan & Godefroid, Fig. 5, extended with read sets).
-//! Memory objects are bytes, tracked in 8-byte chunks with byte masks, so accesses of any
-//! size and alignment conflict exactly when their bytes overlap and one writes.
+//! Memory objects are bytes, tracked as ranges of bytes with the same history (`shadow`), so
+//! accesses of any size and alignment conflict exactly when their bytes overlap and one
+//! writes, and a large `memset` costs as little as a small store.
 //!
 //! A race `e ⋖ e'`: `e` and `e'` are dependent, of different threads, `e` happens before
 //! `e'` only through their own conflict (not through `e'`'s program-order past), and no
@@ -13,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use super::shadow::Shadow;
 use cdpor_sched::event::FLAG_FROM_TRY;
 use cdpor_sched::{Event, Kind, ThreadSet, Tid};
 
@@ -70,14 +72,6 @@ impl Hb {
 }
 
 #[derive(Default)]
-struct Chunk {
-    /// Last write of each byte (event index + 1; 0 = none).
-    last_write: [u32; 8],
-    /// Reads since the last write of their bytes: (event, byte mask).
-    reads: Vec<(u32, u8)>,
-}
-
-#[derive(Default)]
 struct MutexObj {
     last_write: Option<usize>,
     /// Failed trylocks since the last write.
@@ -95,7 +89,7 @@ struct State<'a> {
     /// The last event of each thread, or the creation of the thread.
     thread_last: Vec<Option<usize>>,
     base: Vec<Option<usize>>,
-    mem: HashMap<u64, Chunk>,
+    mem: Shadow,
     mutexes: HashMap<u64, MutexObj>,
     last_create: Option<usize>,
     exit_of: Vec<Option<usize>>,
@@ -146,64 +140,33 @@ impl State<'_> {
 
     /// Memory: finds the conflicts of an access to `[lo, hi)` by event `i`, then records it.
     fn access(&mut self, i: usize, lo: u64, hi: u64, write: bool) {
-        let t = self.cur.tid;
-        let mut chunk_addr = lo & !7;
-        while chunk_addr < hi {
-            let first = lo.max(chunk_addr) - chunk_addr;
-            let last = hi.min(chunk_addr + 8) - chunk_addr;
-            let mask: u8 = ((0xffu16 << first) & (0xffu16 >> (8 - last))) as u8;
-            let mut chunk = self.mem.remove(&chunk_addr).unwrap_or_default();
+        let mut mem = std::mem::take(&mut self.mem);
+        mem.update(lo, hi, |cell| {
+            for &r in &cell.reads {
+                if write {
+                    self.cur.preds.push(r as usize);
+                    self.candidate(r as usize);
+                }
+            }
+            if let Some(w) = cell.last_write {
+                self.cur.preds.push(w as usize);
+                // A write already followed by a read of these bytes is ordered before
+                // that read: the read is the race, not the write.
+                if !write || cell.reads.is_empty() {
+                    self.candidate(w as usize);
+                }
+            }
             if write {
-                let mut read_bytes = 0u8;
-                for &(r, rm) in &chunk.reads {
-                    if rm & mask != 0 {
-                        read_bytes |= rm;
-                        self.cur.preds.push(r as usize);
-                        self.candidate(r as usize);
-                    }
-                }
-                for (b, lw) in chunk.last_write.iter_mut().enumerate() {
-                    if mask & (1 << b) == 0 {
-                        continue;
-                    }
-                    if let Some(w) = lw.checked_sub(1) {
-                        self.cur.preds.push(w as usize);
-                        // A write already followed by a read of this byte is ordered
-                        // before that read: the read is the race, not the write.
-                        if read_bytes & (1 << b) == 0 {
-                            self.candidate(w as usize);
-                        }
-                    }
-                    *lw = i as u32 + 1;
-                }
-                chunk.reads.retain_mut(|(_, rm)| {
-                    *rm &= !mask;
-                    *rm != 0
-                });
+                cell.last_write = Some(i as u32);
+                cell.reads.clear();
             } else {
-                for (b, lw) in chunk.last_write.iter().enumerate() {
-                    if mask & (1 << b) != 0 {
-                        if let Some(w) = lw.checked_sub(1) {
-                            self.cur.preds.push(w as usize);
-                            self.candidate(w as usize);
-                        }
-                    }
-                }
-                // This thread's earlier reads of these bytes are ordered before this one.
-                let events = self.events;
-                chunk.reads.retain_mut(|(r, rm)| {
-                    if events[*r as usize].tid() == t {
-                        *rm &= !mask;
-                    }
-                    *rm != 0
-                });
-                chunk.reads.push((i as u32, mask));
+                // This thread's earlier read of these bytes is ordered before this one.
+                let t = self.cur.tid;
+                cell.reads.retain(|&r| self.events[r as usize].tid() != t);
+                cell.reads.push(i as u32);
             }
-            if chunk.last_write != [0; 8] || !chunk.reads.is_empty() {
-                self.mem.insert(chunk_addr, chunk);
-            }
-            chunk_addr += 8;
-        }
+        });
+        self.mem = mem;
     }
 
     /// A mutex operation that changes the mutex: ordered after everything on it before.
@@ -452,7 +415,7 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
         thread_seq: vec![0; threads],
         thread_last: vec![None; threads],
         base: vec![None; n],
-        mem: HashMap::new(),
+        mem: Shadow::default(),
         mutexes: HashMap::new(),
         last_create: None,
         exit_of: vec![None; threads],

@@ -14,6 +14,7 @@
 //!   sleep-set-blocked executions.
 
 pub mod hb;
+mod shadow;
 pub mod sim;
 #[cfg(test)]
 mod tests;

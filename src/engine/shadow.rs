@@ -1,0 +1,195 @@
+//! Shadow memory for race detection: for every byte that an execution touched, its last
+//! write and the reads since. Bytes with the same history form one segment, so a
+//! `memset` over megabytes costs one entry, not one per byte, and a byte store into an
+//! `int` splits the segment it falls in.
+
+use std::collections::BTreeMap;
+
+/// The history of a range of bytes.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct Cell {
+    /// Index of the last event that wrote these bytes.
+    pub last_write: Option<u32>,
+    /// Reads since that write (at most one per thread, which the caller maintains).
+    pub reads: Vec<u32>,
+}
+
+impl Cell {
+    fn is_empty(&self) -> bool {
+        self.last_write.is_none() && self.reads.is_empty()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Segment {
+    end: u64,
+    cell: Cell,
+}
+
+/// Disjoint segments keyed by their first byte; untouched bytes have no segment.
+#[derive(Default)]
+pub struct Shadow {
+    segs: BTreeMap<u64, Segment>,
+}
+
+impl Shadow {
+    /// Calls `f` on the history of each maximal uniform range within `[lo, hi)`, untouched
+    /// ranges included (as empty cells), and stores what it leaves there.
+    pub fn update(&mut self, lo: u64, hi: u64, mut f: impl FnMut(&mut Cell)) {
+        if lo >= hi {
+            return;
+        }
+        self.split_at(lo);
+        self.split_at(hi);
+        let starts: Vec<u64> = self.segs.range(lo..hi).map(|(&s, _)| s).collect();
+        let mut pieces: Vec<(u64, u64, Cell)> = Vec::with_capacity(starts.len() * 2 + 1);
+        let mut pos = lo;
+        for s in starts {
+            let seg = self.segs.remove(&s).expect("listed above");
+            if pos < s {
+                pieces.push((pos, s, Cell::default()));
+            }
+            pieces.push((s, seg.end, seg.cell));
+            pos = seg.end;
+        }
+        if pos < hi {
+            pieces.push((pos, hi, Cell::default()));
+        }
+        let mut merged: Vec<(u64, u64, Cell)> = Vec::with_capacity(pieces.len());
+        for (s, e, mut cell) in pieces {
+            f(&mut cell);
+            match merged.last_mut() {
+                Some(last) if last.1 == s && last.2 == cell => last.1 = e,
+                _ => merged.push((s, e, cell)),
+            }
+        }
+        for (s, e, cell) in merged {
+            if !cell.is_empty() {
+                self.insert_merging(s, e, cell);
+            }
+        }
+    }
+
+    /// Makes `at` the start of a segment if a segment spans it.
+    fn split_at(&mut self, at: u64) {
+        let Some((&s, seg)) = self.segs.range_mut(..at).next_back() else {
+            return;
+        };
+        if seg.end > at {
+            let right = Segment {
+                end: seg.end,
+                cell: seg.cell.clone(),
+            };
+            seg.end = at;
+            debug_assert!(s < at);
+            self.segs.insert(at, right);
+        }
+    }
+
+    /// Inserts `[s, e)`, joining it with equal neighbours so that repeated accesses of
+    /// the same kind do not fragment the map.
+    fn insert_merging(&mut self, mut s: u64, mut e: u64, cell: Cell) {
+        if let Some((&ls, left)) = self.segs.range(..s).next_back() {
+            if left.end == s && left.cell == cell {
+                s = ls;
+                self.segs.remove(&ls);
+            }
+        }
+        if self.segs.get(&e).is_some_and(|right| right.cell == cell) {
+            e = self.segs.remove(&e).expect("just seen").end;
+        }
+        self.segs.insert(s, Segment { end: e, cell });
+    }
+
+    #[cfg(test)]
+    fn segments(&self) -> Vec<(u64, u64, Cell)> {
+        self.segs
+            .iter()
+            .map(|(&s, g)| (s, g.end, g.cell.clone()))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(sh: &mut Shadow, lo: u64, hi: u64, ev: u32) -> Vec<Option<u32>> {
+        let mut seen = Vec::new();
+        sh.update(lo, hi, |c| {
+            seen.push(c.last_write);
+            c.last_write = Some(ev);
+            c.reads.clear();
+        });
+        seen
+    }
+
+    fn read(sh: &mut Shadow, lo: u64, hi: u64, ev: u32) -> Vec<Option<u32>> {
+        let mut seen = Vec::new();
+        sh.update(lo, hi, |c| {
+            seen.push(c.last_write);
+            c.reads.push(ev);
+        });
+        seen
+    }
+
+    #[test]
+    fn a_large_write_is_one_segment_and_a_byte_store_splits_it() {
+        let mut sh = Shadow::default();
+        assert_eq!(write(&mut sh, 0, 1 << 32, 0), vec![None]);
+        assert_eq!(sh.segments().len(), 1);
+        assert_eq!(write(&mut sh, 100, 101, 1), vec![Some(0)]);
+        assert_eq!(
+            sh.segments()
+                .iter()
+                .map(|(s, e, c)| (*s, *e, c.last_write))
+                .collect::<Vec<_>>(),
+            vec![
+                (0, 100, Some(0)),
+                (100, 101, Some(1)),
+                (101, 1 << 32, Some(0))
+            ]
+        );
+        // A read across the three segments sees both writers and splits the outer two
+        // where it starts and ends; a write over everything merges them all again.
+        assert_eq!(read(&mut sh, 96, 104, 2), vec![Some(0), Some(1), Some(0)]);
+        assert_eq!(
+            write(&mut sh, 0, 1 << 32, 3),
+            vec![Some(0), Some(0), Some(1), Some(0), Some(0)]
+        );
+        assert_eq!(sh.segments().len(), 1);
+    }
+
+    #[test]
+    fn untouched_bytes_are_empty_cells_and_stay_unrecorded() {
+        let mut sh = Shadow::default();
+        write(&mut sh, 8, 12, 0);
+        assert_eq!(read(&mut sh, 0, 16, 1), vec![None, Some(0), None]);
+        let segs = sh.segments();
+        assert_eq!(segs.len(), 3);
+        assert!(segs.iter().all(|(_, _, c)| c.reads == vec![1]));
+        let mut touched = 0;
+        sh.update(20, 30, |_| touched += 1);
+        assert_eq!(touched, 1);
+        assert_eq!(sh.segments().len(), 3);
+    }
+
+    #[test]
+    fn adjacent_accesses_of_one_event_merge() {
+        let mut sh = Shadow::default();
+        for k in 0..1000 {
+            write(&mut sh, k * 4, k * 4 + 4, 7);
+        }
+        assert_eq!(
+            sh.segments(),
+            vec![(
+                0,
+                4000,
+                Cell {
+                    last_write: Some(7),
+                    reads: vec![]
+                }
+            )]
+        );
+    }
+}
