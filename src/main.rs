@@ -89,10 +89,10 @@ struct RunArgs {
 struct ReplayArgs {
     #[command(flatten)]
     build: BuildArgs,
-    /// A JSON file written by `cdpor run --json` (its error's schedule is used), or a JSON
-    /// list of thread numbers.
+    /// A JSON file written by `cdpor run --json` (its error's schedule is used), a file
+    /// holding a JSON list of thread numbers, or that list itself (`'[0,1,1,0]'` or `0,1,1,0`).
     #[arg(long)]
-    schedule: PathBuf,
+    schedule: String,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -184,7 +184,7 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
                 None => "since it started".to_string(),
             };
             format!(
-                "execution {execution} did not finish within {:.1} s: thread T{thread} loops forever without a visible operation ({after}; see --exec-timeout)",
+                "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout)",
                 timeout.as_secs_f64()
             )
         }
@@ -265,16 +265,27 @@ fn run(args: RunArgs) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-fn read_schedule(path: &PathBuf) -> Result<Vec<u32>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn read_schedule(arg: &str) -> Result<Vec<u32>, String> {
+    let inline = arg.trim().trim_start_matches('[').trim_end_matches(']');
+    if !std::path::Path::new(arg).exists()
+        && inline
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace())
+    {
+        return inline
+            .split(',')
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(|t| t.parse().map_err(|e| format!("schedule `{arg}`: {e}")))
+            .collect();
+    }
+    let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
     let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{arg}: not JSON: {e}"))?;
     let list = v.pointer("/error/schedule").unwrap_or(&v);
     serde_json::from_value(list.clone()).map_err(|_| {
         format!(
-            "{}: no schedule (expected `cdpor run --json` output or a list of thread numbers)",
-            path.display()
+            "{arg}: no schedule (expected `cdpor run --json` output or a list of thread numbers)"
         )
     })
 }
@@ -327,8 +338,8 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 }
                 None => {
                     eprintln!(
-                        "cdpor: this execution ends without error ({:?})",
-                        shown.execution.end
+                        "cdpor: this execution ends without error ({})",
+                        report::normal_end(&shown.execution.end)
                     );
                     ExitCode::from(report::EXIT_SAFE as u8)
                 }

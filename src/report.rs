@@ -145,26 +145,41 @@ impl Namer<'_> {
                 pc,
                 overflow,
             } => {
-                let func = self
-                    .symbols
-                    .function_at(*pc)
-                    .map(|f| format!(" in {f}()"))
-                    .unwrap_or_default();
-                let func = match self.symbols.line_at(*pc) {
-                    Some(line) => format!(" at {line}{func}"),
-                    None => func,
+                let name = self.symbols.function_at(*pc);
+                // Without a line, the fault is in library code (a memcpy the program
+                // called, say): the user's own last step says where that was.
+                let line = self.symbols.line_at(*pc);
+                let func = match (line.clone(), name) {
+                    (Some(line), Some(f)) => format!(" at {line} in {f}()"),
+                    (Some(line), None) => format!(" at {line}"),
+                    (None, Some(f)) => format!(" in library code ({f})"),
+                    (None, None) => String::new(),
                 };
-                let last = self.location(*site);
-                let last = if last.is_empty() {
-                    String::new()
-                } else {
-                    format!("; its last visible operation was at {last}")
+                let last = match self.site(*site) {
+                    Some(s)
+                        if !s.file.is_empty()
+                            && line != Some(format!("{}:{}", short(&s.file), s.line)) =>
+                    {
+                        format!(
+                            "; its last visible operation was at {}:{} in {}()",
+                            short(&s.file),
+                            s.line,
+                            s.function
+                        )
+                    }
+                    _ => String::new(),
                 };
                 if *overflow {
                     format!("thread T{tid} overflowed its stack{func}{last}")
                 } else {
+                    // SIGFPE and SIGILL report the instruction, already named by `func`.
+                    let addr = if matches!(*signal, libc::SIGSEGV | libc::SIGBUS) {
+                        format!(" (address {addr:#x})")
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "thread T{tid} crashed with {} (address {addr:#x}){func}{last}",
+                        "thread T{tid} crashed with {}{addr}{func}{last}",
                         signal_name(*signal)
                     )
                 }
@@ -428,8 +443,8 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
     let (verdict, _) = verdict(s);
     let time = format!("{:.2} s", s.elapsed.as_secs_f64());
     let counts = format!(
-        "{} executions{}{} (algorithm {algorithm}, {time})",
-        s.stats.executions,
+        "{}{}{} (algorithm {algorithm}, {time})",
+        plural(s.stats.executions, "execution"),
         if s.stats.blocked > 0 {
             format!(", {} sleep-set blocked", s.stats.blocked)
         } else {
@@ -458,8 +473,9 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         );
         if s.errors.len() > 1 || s.failing > 1 {
             out += &format!(
-                "\n{} of {} executions failed; distinct errors:\n",
-                s.failing, s.stats.executions
+                "\n{} of {} failed; distinct errors:\n",
+                s.failing,
+                plural(s.stats.executions, "execution")
             );
             for e in &s.errors {
                 out += &format!(
@@ -479,4 +495,22 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("verdict: {verdict}\n");
     }
     out
+}
+
+/// How an execution without error ended, in words.
+pub fn normal_end(end: &End) -> String {
+    match end {
+        End::Exit(code) => format!("the program exited with status {code}"),
+        End::StepBound => "cut by --max-steps".into(),
+        End::SleepBlocked => "every thread left to run was asleep".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

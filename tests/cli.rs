@@ -87,6 +87,31 @@ fn replay_reproduces_the_reported_failure() {
         stderr.contains(&format!("Replayed interleaving ({steps} events)")),
         "{stderr}"
     );
+    // The schedule as printed in the report, typed on the command line.
+    let list: Vec<String> = v["error"]["schedule"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
+    let inline = format!("[{}]", list.join(","));
+    let replay = cdpor(&[
+        "replay",
+        "c-tests/condvar/lost_wakeup.c",
+        "--schedule",
+        &inline,
+    ]);
+    assert_eq!(replay.status.code(), Some(1), "{inline}");
+    assert!(String::from_utf8_lossy(&replay.stderr).contains("deadlock error"));
+    // A schedule cut short is completed by the default policy: here T1 waits before T2
+    // signals, so the wake-up is not lost.
+    let replay = cdpor(&["replay", "c-tests/condvar/lost_wakeup.c", "--schedule", "0"]);
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert_eq!(replay.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("ends without error (the program exited with status 0)"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
  * reports that the program loops forever (verdict unknown, exit 2).
  *
  * cdpor-test
- * run: --exec-timeout 1 ; verdict=unknown exit=2 contains="thread T1 loops forever"
+ * run: --exec-timeout 1 ; verdict=unknown exit=2 contains="thread T1 ran without a visible operation"
  */
 #include <pthread.h>
 
