@@ -39,6 +39,9 @@ pub struct Site {
     pub column: u32,
     /// The global the access goes to, when the pass can tell (a fallback for reports).
     pub variable: Option<String>,
+    /// For a copy, the variable it reads from, likewise.
+    #[serde(default)]
+    pub src_variable: Option<String>,
 }
 
 /// Why a module cannot be checked.
@@ -223,6 +226,16 @@ fn location(inst: LLVMValueRef) -> (String, u32, u32) {
         };
         (name, line, col)
     }
+}
+
+/// The global or local variable `ptr` points into, by name. Locals are named after their
+/// variable (clang keeps names with -fno-discard-value-names); the address alone only says
+/// whose stack it is.
+fn named_object(ptr: LLVMValueRef) -> Option<String> {
+    let base = base_object(ptr);
+    let named =
+        unsafe { !LLVMIsAGlobalVariable(base).is_null() || !LLVMIsAAllocaInst(base).is_null() };
+    Some(value_name(base)).filter(|n| named && !n.is_empty())
 }
 
 /// The object a pointer points into: through GEPs and casts, instructions or constants.
@@ -431,6 +444,10 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 String::new()
             };
             let variable = self.variable_of(&action);
+            let src_variable = match action {
+                Action::Copy { src, .. } => named_object(src),
+                _ => None,
+            };
             let site = self.sites.len() as u32;
             self.sites.push(Site {
                 op: action.op(&callee_name),
@@ -439,6 +456,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 line,
                 column,
                 variable,
+                src_variable,
             });
             builder.position_before(&inst);
             self.emit(
@@ -659,12 +677,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             Action::Copy { dst, .. } | Action::Set { dst, .. } => *dst,
             Action::Fence | Action::Site => return None,
         };
-        // Locals are named after their variable (clang keeps names with
-        // -fno-discard-value-names); the address alone only says whose stack it is.
-        let base = base_object(ptr);
-        let named =
-            unsafe { !LLVMIsAGlobalVariable(base).is_null() || !LLVMIsAAllocaInst(base).is_null() };
-        Some(value_name(base)).filter(|n| named && !n.is_empty())
+        named_object(ptr)
     }
 
     fn emit(

@@ -75,7 +75,10 @@ impl Namer<'_> {
             Kind::Rmw | Kind::CmpXchg => ("atomic rmw".to_string(), self.accessed(e, x)),
             Kind::Copy => (
                 format!("memcpy {}B", e.len),
-                format!("{} <- {}", self.accessed(e, x), self.object(e.src, x)),
+                format!("{} <- {}", self.accessed(e, x), {
+                    let local = self.site(e.site).and_then(|s| s.src_variable.as_deref());
+                    self.symbols.name(e.src, &x.allocs, self.sites, local)
+                }),
             ),
             Kind::Fence => ("fence".to_string(), String::new()),
             Kind::Lock if from_try => ("trylock".to_string(), self.accessed(e, x)),
