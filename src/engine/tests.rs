@@ -550,6 +550,19 @@ fn classic_skips_sleeping_candidates() {
     });
 }
 
+/// Found by the random tests with classic's fallback removed: when no thread that could
+/// reverse a race is enabled and awake at its node (the waiters are blocked on the
+/// condition), F&G add every enabled thread there; without that, traces where the
+/// signal comes between the two waits are missed.
+#[test]
+fn classic_falls_back_to_every_enabled_thread() {
+    check(&Program {
+        main: waiter(0),
+        workers: vec![waiter(0), vec![Op::write(0, 1), Op::Signal { c: 0 }]],
+        vars: 2,
+    });
+}
+
 /// Reversing a race can change the outcome of the reversed cmpxchg (it failed, now it
 /// succeeds); the wakeup sequence must not insist on the old outcome.
 #[test]
@@ -590,7 +603,7 @@ mod random {
             2 => (0..2usize, var.clone(), 0..2usize).prop_map(|(m, v, r)| vec![Op::Lock(m), Op::read(v, r), Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }, Op::Unlock(m)]),
             1 => (0..2usize, var.clone()).prop_map(|(m, v)| vec![Op::TryLock { m, reg: 1 }, Op::SkipIfEq { reg: 1, value: 1, skip: 2 }, Op::write(v, 4), Op::Unlock(m)]),
             2 => (0..2usize, 0..2i64, var.clone()).prop_map(|(r, x, v)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::write(v, 3)]),
-                        1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
             1 => var.clone().prop_map(waiter),
             1 => (var.clone(), 0..2usize).prop_map(|(v, m)| {
                 if m == 0 { vec![Op::write(v, 1), Op::Signal { c: 0 }] } else { vec![Op::Lock(0), Op::write(v, 1), Op::Signal { c: 0 }, Op::Unlock(0)] }
