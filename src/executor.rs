@@ -338,6 +338,8 @@ pub fn signal_name(sig: i32) -> String {
         libc::SIGTRAP => "SIGTRAP".into(),
         libc::SIGSYS => "SIGSYS".into(),
         libc::SIGKILL => "SIGKILL".into(),
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGTERM => "SIGTERM".into(),
         libc::SIGXCPU => "SIGXCPU".into(),
         n => format!("signal {n}"),
     }

@@ -74,6 +74,8 @@ fn error_place(end: &End) -> String {
 pub enum Cut {
     MaxExecutions(u64),
     TimeLimit(Duration),
+    /// SIGINT or SIGTERM (the signal's number).
+    Interrupted(i32),
 }
 
 pub struct Summary {
@@ -165,6 +167,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     };
     let mut runs = 0u64;
     while let Some(req) = engine.next_request() {
+        if let Some(sig) = crate::interrupt::requested() {
+            cut = Some(Cut::Interrupted(sig));
+            break;
+        }
         if let Some(max) = opts.max_executions {
             if runs >= max {
                 cut = Some(Cut::MaxExecutions(max));
@@ -185,11 +191,17 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 progress.clear();
                 return Err(hang(runs, *running, &execution, opts.exec_timeout));
             }
-                        End::TooManyThreads => return Err(Fatal::TooManyThreads),
-            End::Unsupported { what, site } => return Err(Fatal::Unsupported { what: what.clone(), site: *site }),
+            End::TooManyThreads => return Err(Fatal::TooManyThreads),
+            End::Unsupported { what, site } => {
+                return Err(Fatal::Unsupported {
+                    what: what.clone(),
+                    site: *site,
+                })
+            }
             End::Diverged(t) => {
                 return Err(Fatal::Nondeterministic(format!(
-                    "the program is not deterministic: re-executing a schedule, thread T{t} could not run at step {}",
+                    "the program is not deterministic: re-executing a schedule, \
+                     thread T{t} could not run at step {}",
                     execution.events.len() + 1
                 )))
             }

@@ -8,6 +8,7 @@ pub mod engine;
 pub mod executor;
 pub mod explore;
 pub mod instrument;
+pub mod interrupt;
 pub mod program;
 pub mod report;
 pub mod symbols;

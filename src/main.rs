@@ -349,6 +349,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    cdpor::interrupt::install();
     let cli = Cli::parse();
     match cli.command {
         Cmd::Run(a) => run(a),

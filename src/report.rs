@@ -392,6 +392,7 @@ pub fn cut_text(s: &Summary) -> Option<String> {
         Some(Cut::TimeLimit(d)) => {
             parts.push(format!("stopped at --time-limit {}s", d.as_secs_f64()))
         }
+        Some(Cut::Interrupted(sig)) => parts.push(format!("interrupted by {}", signal_name(*sig))),
         None => {}
     }
     if s.stats.bounded > 0 {

@@ -138,3 +138,31 @@ fn replay_shows_the_programs_output() {
     );
     assert!(Path::new(&src).exists());
 }
+
+#[test]
+fn an_interrupt_ends_the_run_with_a_report() {
+    // Source-DPOR on lastzero(10) runs for seconds: long enough to be interrupted.
+    let child = Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "c-tests/bench/lastzero.c",
+            "-DN=10",
+            "--algorithm",
+            "source",
+            "--json",
+            "-",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cdpor runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v = json(&out);
+    assert_eq!(v["verdict"], "incomplete");
+    assert_eq!(v["cut"], "interrupted by SIGINT");
+    assert!(v["executions"].as_u64().unwrap() < 3328);
+}
