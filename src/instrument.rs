@@ -84,6 +84,7 @@ const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_exit", "pthread_exit"),
     ("pthread_self", "pthread_self"),
     ("pthread_equal", "pthread_equal"),
+    ("pthread_detach", "pthread_detach"),
     ("pthread_attr_init", "pthread_attr_init"),
     ("pthread_attr_destroy", "pthread_attr_destroy"),
     ("pthread_mutex_init", "pthread_mutex_init"),
@@ -145,7 +146,21 @@ fn unsupported(name: &str) -> Option<&'static str> {
         "thrd_create",
         "call_once",
     ];
-    if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
+    // Attribute objects are plain data: glibc's own functions fill them in, and the
+    // runtime reads a mutex's type where it matters (recursive mutexes are refused).
+    const ATTRIBUTES: &[&str] = &[
+        "pthread_attr_setdetachstate",
+        "pthread_attr_getdetachstate",
+        "pthread_attr_setstacksize",
+        "pthread_attr_getstacksize",
+        "pthread_mutexattr_init",
+        "pthread_mutexattr_destroy",
+        "pthread_mutexattr_settype",
+        "pthread_mutexattr_gettype",
+    ];
+    if ATTRIBUTES.contains(&name) {
+        None
+    } else if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
         Some("timed waits are not supported yet")
     } else if name.starts_with("pthread_cond") {
         Some("this condition-variable function is not supported yet")

@@ -64,6 +64,12 @@ pthread_t __cdpor_pthread_self(void) { return (pthread_t)cdpor_self(); }
 
 int __cdpor_pthread_equal(pthread_t a, pthread_t b) { return a == b; }
 
+/* A detached thread is never joined; fibers need nothing freed. */
+int __cdpor_pthread_detach(pthread_t t) {
+    (void)t;
+    return 0;
+}
+
 /* Thread attributes only matter to the OS thread library; fibers ignore them. */
 int __cdpor_pthread_attr_init(pthread_attr_t *attr) {
     memset(attr, 0, sizeof *attr);
@@ -78,8 +84,14 @@ int __cdpor_pthread_attr_destroy(pthread_attr_t *attr) {
 /* ---- mutexes ---- */
 
 int __cdpor_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
-    (void)attr;
-    return cdpor_mutex(CDPOR_K_MUTEXINIT, m, __cdpor_site);
+    int r = cdpor_mutex(CDPOR_K_MUTEXINIT, m, __cdpor_site);
+    int type;
+    /* Keep a type that is not modelled where the static initializers put it, so that the
+     * first lock refuses the mutex as it refuses PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP. */
+    if (r == 0 && attr && pthread_mutexattr_gettype(attr, &type) == 0 &&
+        (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK))
+        m->__data.__kind = type;
+    return r;
 }
 
 int __cdpor_pthread_mutex_destroy(pthread_mutex_t *m) {
