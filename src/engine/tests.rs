@@ -658,7 +658,7 @@ mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 300, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xcd90_2026), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xcd90_2026), ..ProptestConfig::default() })]
 
         #[test]
         fn every_algorithm_agrees_with_the_oracle(prog in program()) {
