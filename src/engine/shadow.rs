@@ -41,32 +41,25 @@ impl Shadow {
         }
         self.split_at(lo);
         self.split_at(hi);
-        let starts: Vec<u64> = self.segs.range(lo..hi).map(|(&s, _)| s).collect();
-        let mut pieces: Vec<(u64, u64, Cell)> = Vec::with_capacity(starts.len() * 2 + 1);
+        // Left to right, each piece is taken out, updated and put back, merged with the
+        // piece before it; only the last may merge with what follows `hi`, which is not
+        // being updated.
         let mut pos = lo;
-        for s in starts {
-            let seg = self.segs.remove(&s).expect("listed above");
-            if pos < s {
-                pieces.push((pos, s, Cell::default()));
-            }
-            pieces.push((s, seg.end, seg.cell));
-            pos = seg.end;
-        }
-        if pos < hi {
-            pieces.push((pos, hi, Cell::default()));
-        }
-        let mut merged: Vec<(u64, u64, Cell)> = Vec::with_capacity(pieces.len());
-        for (s, e, mut cell) in pieces {
+        while pos < hi {
+            let next = self.segs.range(pos..hi).next().map(|(&s, _)| s);
+            let (end, mut cell) = match next {
+                Some(s) if s == pos => {
+                    let seg = self.segs.remove(&s).expect("just seen");
+                    (seg.end, seg.cell)
+                }
+                Some(s) => (s, Cell::default()),
+                None => (hi, Cell::default()),
+            };
             f(&mut cell);
-            match merged.last_mut() {
-                Some(last) if last.1 == s && last.2 == cell => last.1 = e,
-                _ => merged.push((s, e, cell)),
-            }
-        }
-        for (s, e, cell) in merged {
             if !cell.is_empty() {
-                self.insert_merging(s, e, cell);
+                self.insert_merging(pos, end, cell, end == hi);
             }
+            pos = end;
         }
     }
 
@@ -86,16 +79,16 @@ impl Shadow {
         }
     }
 
-    /// Inserts `[s, e)`, joining it with equal neighbours so that repeated accesses of
-    /// the same kind do not fragment the map.
-    fn insert_merging(&mut self, mut s: u64, mut e: u64, cell: Cell) {
+    /// Inserts `[s, e)`, joining it with an equal left neighbour (and right one, when
+    /// `merge_right`) so that repeated accesses of the same kind do not fragment the map.
+    fn insert_merging(&mut self, mut s: u64, mut e: u64, cell: Cell, merge_right: bool) {
         if let Some((&ls, left)) = self.segs.range(..s).next_back() {
             if left.end == s && left.cell == cell {
                 s = ls;
                 self.segs.remove(&ls);
             }
         }
-        if self.segs.get(&e).is_some_and(|right| right.cell == cell) {
+        if merge_right && self.segs.get(&e).is_some_and(|right| right.cell == cell) {
             e = self.segs.remove(&e).expect("just seen").end;
         }
         self.segs.insert(s, Segment { end: e, cell });
