@@ -103,6 +103,16 @@ impl Op {
             plus_reg: None,
         }
     }
+    /// `var = reg + add`: the write half of an increment.
+    pub fn write_plus(var: usize, reg: usize, add: i64) -> Op {
+        Op::Write {
+            var,
+            off: 0,
+            len: 8,
+            value: add,
+            plus_reg: Some(reg),
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]

@@ -95,18 +95,7 @@ fn check_against(prog: &Program, reference: &sim::Explored, none: u64) -> Counts
 
 fn increments(threads: usize, k: usize) -> Program {
     let body = (0..k)
-        .flat_map(|_| {
-            [
-                Op::read(0, 0),
-                Op::Write {
-                    var: 0,
-                    off: 0,
-                    len: 8,
-                    value: 1,
-                    plus_reg: Some(0),
-                },
-            ]
-        })
+        .flat_map(|_| [Op::read(0, 0), Op::write_plus(0, 0, 1)])
         .collect();
     Program {
         main: vec![],
@@ -149,18 +138,7 @@ fn readers_have_two_to_the_n_traces() {
 
 #[test]
 fn lock_protected_increments_have_n_factorial_traces() {
-    let body = vec![
-        Op::Lock(0),
-        Op::read(0, 0),
-        Op::Write {
-            var: 0,
-            off: 0,
-            len: 8,
-            value: 1,
-            plus_reg: Some(0),
-        },
-        Op::Unlock(0),
-    ];
+    let body = locked_increment(0, 0, 0);
     for (n, fact) in [(2, 2), (3, 6), (4, 24)] {
         let prog = Program {
             main: vec![],
@@ -192,16 +170,7 @@ fn lastzero_matches_published_counts() {
         }
         let mut workers = vec![scan];
         for j in 1..=n {
-            workers.push(vec![
-                Op::read(j - 1, 0),
-                Op::Write {
-                    var: j,
-                    off: 0,
-                    len: 8,
-                    value: 1,
-                    plus_reg: Some(0),
-                },
-            ]);
+            workers.push(vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]);
         }
         let prog = Program {
             main: vec![],
@@ -328,17 +297,7 @@ fn assertion_failures_are_found_by_every_algorithm() {
     let prog = Program {
         main: vec![],
         workers: vec![
-            vec![
-                Op::read(0, 0),
-                Op::read(0, 1),
-                Op::Write {
-                    var: 1,
-                    off: 0,
-                    len: 8,
-                    value: 0,
-                    plus_reg: Some(1),
-                },
-            ],
+            vec![Op::read(0, 0), Op::read(0, 1), Op::write_plus(1, 1, 0)],
             vec![Op::write(0, 7)],
         ],
         vars: 2,
@@ -366,6 +325,30 @@ fn main_racing_with_workers() {
         workers: vec![vec![Op::read(0, 0), Op::write(1, 1)], vec![Op::write(0, 2)]],
         vars: 2,
     });
+}
+
+/// `lock(m); var = var + 1; unlock(m)`, through register `reg`.
+fn locked_increment(m: usize, var: usize, reg: usize) -> Vec<Op> {
+    vec![
+        Op::Lock(m),
+        Op::read(var, reg),
+        Op::write_plus(var, reg, 1),
+        Op::Unlock(m),
+    ]
+}
+
+/// `if (trylock(m) == 0) { var = value; unlock(m); }`
+fn try_write(m: usize, var: usize, value: i64) -> Vec<Op> {
+    vec![
+        Op::TryLock { m, reg: 1 },
+        Op::SkipIfEq {
+            reg: 1,
+            value: 1,
+            skip: 2,
+        },
+        Op::write(var, value),
+        Op::Unlock(m),
+    ]
 }
 
 fn waiter(flag: usize) -> Vec<Op> {
@@ -427,31 +410,8 @@ fn signal_under_the_mutex_is_never_lost() {
 #[test]
 fn trylock_success_races_with_the_preceding_release() {
     check(&Program {
-        main: vec![
-            Op::TryLock { m: 0, reg: 1 },
-            Op::SkipIfEq {
-                reg: 1,
-                value: 1,
-                skip: 2,
-            },
-            Op::write(0, 4),
-            Op::Unlock(0),
-        ],
-        workers: vec![
-            vec![Op::read(0, 0)],
-            vec![
-                Op::Lock(0),
-                Op::read(0, 0),
-                Op::Write {
-                    var: 0,
-                    off: 0,
-                    len: 8,
-                    value: 1,
-                    plus_reg: Some(0),
-                },
-                Op::Unlock(0),
-            ],
-        ],
+        main: try_write(0, 0, 4),
+        workers: vec![vec![Op::read(0, 0)], locked_increment(0, 0, 0)],
         vars: 2,
     });
 }
@@ -473,31 +433,8 @@ fn classic_reads_do_not_commute() {
 #[test]
 fn classic_release_races_with_failed_trylock() {
     check(&Program {
-        main: vec![
-            Op::TryLock { m: 0, reg: 1 },
-            Op::SkipIfEq {
-                reg: 1,
-                value: 1,
-                skip: 2,
-            },
-            Op::write(0, 4),
-            Op::Unlock(0),
-        ],
-        workers: vec![
-            vec![Op::write(0, 1)],
-            vec![
-                Op::Lock(0),
-                Op::read(0, 0),
-                Op::Write {
-                    var: 0,
-                    off: 0,
-                    len: 8,
-                    value: 1,
-                    plus_reg: Some(0),
-                },
-                Op::Unlock(0),
-            ],
-        ],
+        main: try_write(0, 0, 4),
+        workers: vec![vec![Op::write(0, 1)], locked_increment(0, 0, 0)],
         vars: 2,
     });
 }
@@ -534,16 +471,7 @@ fn classic_skips_sleeping_candidates() {
         main: vec![],
         workers: vec![
             vec![Op::write(2, 1), Op::write(0, 1)],
-            vec![
-                Op::read(1, 0),
-                Op::Write {
-                    var: 0,
-                    off: 0,
-                    len: 8,
-                    value: 1,
-                    plus_reg: Some(0),
-                },
-            ],
+            vec![Op::read(1, 0), Op::write_plus(0, 0, 1)],
             vec![Op::write(1, 1), Op::write(2, 1)],
         ],
         vars: 3,
@@ -595,13 +523,13 @@ mod random {
         prop_oneof![
             4 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
             4 => (var.clone(), 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
-            2 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }]),
+            2 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::write_plus(v, r, 1)]),
             1 => (var.clone(), 0..4u8, 1..3u8, 0..2usize).prop_map(|(v, off, len, r)| vec![Op::Read { var: v, off, len, reg: r }]),
             1 => (var.clone(), 0..4u8, 1..3u8).prop_map(|(v, off, len)| vec![Op::Write { var: v, off, len, value: 9, plus_reg: None }]),
             1 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::FetchAdd { var: v, add: 1, reg: r }]),
             1 => (var.clone(), 0..2i64).prop_map(|(v, e)| vec![Op::Cas { var: v, expected: e, new: 5, reg: 1 }]),
-            2 => (0..2usize, var.clone(), 0..2usize).prop_map(|(m, v, r)| vec![Op::Lock(m), Op::read(v, r), Op::Write { var: v, off: 0, len: 8, value: 1, plus_reg: Some(r) }, Op::Unlock(m)]),
-            1 => (0..2usize, var.clone()).prop_map(|(m, v)| vec![Op::TryLock { m, reg: 1 }, Op::SkipIfEq { reg: 1, value: 1, skip: 2 }, Op::write(v, 4), Op::Unlock(m)]),
+            2 => (0..2usize, var.clone(), 0..2usize).prop_map(|(m, v, r)| locked_increment(m, v, r)),
+            1 => (0..2usize, var.clone()).prop_map(|(m, v)| try_write(m, v, 4)),
             2 => (0..2usize, 0..2i64, var.clone()).prop_map(|(r, x, v)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::write(v, 3)]),
             1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
             1 => var.clone().prop_map(waiter),
@@ -621,13 +549,7 @@ mod random {
         let op = prop_oneof![
             (0..3usize, 0..2usize).prop_map(|(v, r)| Op::read(v, r)),
             (0..3usize, 1..3i64).prop_map(|(v, x)| Op::write(v, x)),
-            (0..3usize, 0..2usize).prop_map(|(v, r)| Op::Write {
-                var: v,
-                off: 0,
-                len: 8,
-                value: 1,
-                plus_reg: Some(r)
-            }),
+            (0..3usize, 0..2usize).prop_map(|(v, r)| Op::write_plus(v, r, 1)),
             (0..2usize, 0..2i64).prop_map(|(r, x)| Op::SkipIfEq {
                 reg: r,
                 value: x,
