@@ -183,8 +183,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 break;
             }
         }
-        let req: Request = req.clone();
-        let execution = executor.run(&req, opts.max_steps).map_err(Fatal::Server)?;
+        let execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
         let end = match &execution.end {
             End::TimedOut { running } => {

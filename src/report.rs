@@ -54,7 +54,15 @@ impl Namer<'_> {
         self.symbols.name(e.addr, &x.allocs, self.sites, local)
     }
 
-    pub fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
+    /// The failing execution's events, one row each.
+    pub fn rows(&self, f: &Found) -> Vec<Row> {
+        let x = &f.execution;
+        (x.events.iter().enumerate())
+            .map(|(i, e)| self.row(i + 1, e, x))
+            .collect()
+    }
+
+    fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
         let atomic = e.flags & FLAG_ATOMIC != 0;
         let from_try = e.flags & FLAG_FROM_TRY != 0;
         let site_op = self.site(e.site).map(|s| s.op.as_str()).unwrap_or("");
@@ -292,13 +300,7 @@ fn show_value(v: u64, len: u32) -> String {
 
 /// The failing interleaving as a table.
 pub fn interleaving(namer: &Namer, f: &Found) -> String {
-    let rows: Vec<Row> = f
-        .execution
-        .events
-        .iter()
-        .enumerate()
-        .map(|(i, e)| namer.row(i + 1, e, &f.execution))
-        .collect();
+    let rows = namer.rows(f);
     let w_op = rows.iter().map(|r| r.op.len()).max().unwrap_or(0).max(9);
     let w_obj = rows
         .iter()
@@ -409,13 +411,7 @@ pub fn json(namer: &Namer, s: &Summary, algorithm: &'static str, threads: usize)
         thread: error_thread(f),
         location: namer.error_location(f),
         schedule: f.schedule.clone(),
-        trace: f
-            .execution
-            .events
-            .iter()
-            .enumerate()
-            .map(|(i, e)| namer.row(i + 1, e, &f.execution))
-            .collect(),
+        trace: namer.rows(f),
     });
     JsonReport {
         verdict,
