@@ -209,9 +209,7 @@ impl Namer<'_> {
         let loc = at(&self.location(b.site));
         match b.kind() {
             Kind::Lock => {
-                let holder = holder(&x.events, b.addr)
-                    .map(|t| format!(", held by T{t}"))
-                    .unwrap_or_default();
+                let holder = held_by(x, b.addr);
                 format!(
                     "T{} waits to lock {}{holder}{loc}",
                     b.tid,
@@ -227,9 +225,7 @@ impl Namer<'_> {
                 )
             }
             Kind::CondWake => {
-                let holder = holder(&x.events, b.src)
-                    .map(|t| format!(", held by T{t}"))
-                    .unwrap_or_default();
+                let holder = held_by(x, b.src);
                 format!(
                     "T{} was signalled on {} and waits to relock {}{holder}{loc}",
                     b.tid,
@@ -495,6 +491,13 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("verdict: {verdict}\n");
     }
     out
+}
+
+/// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
+fn held_by(x: &Execution, m: u64) -> String {
+    holder(&x.events, m)
+        .map(|t| format!(", held by T{t}"))
+        .unwrap_or_default()
 }
 
 /// How an execution without error ended, in words.

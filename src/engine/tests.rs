@@ -237,22 +237,11 @@ fn trylock_failures_commute_but_race_with_the_holder() {
 
 #[test]
 fn compare_and_swap_outcomes() {
-    let cas = |new| {
-        vec![
-            Op::Cas {
-                var: 0,
-                expected: 0,
-                new,
-                reg: 0,
-            },
-            Op::read(0, 1),
-        ]
-    };
     check(&Program {
         main: vec![],
         workers: vec![
-            cas(1),
-            cas(2),
+            cas_then_read(1),
+            cas_then_read(2),
             vec![Op::FetchAdd {
                 var: 0,
                 add: 5,
@@ -325,6 +314,19 @@ fn main_racing_with_workers() {
         workers: vec![vec![Op::read(0, 0), Op::write(1, 1)], vec![Op::write(0, 2)]],
         vars: 2,
     });
+}
+
+/// `cas(&v0, 0, new); read v0`.
+fn cas_then_read(new: i64) -> Vec<Op> {
+    vec![
+        Op::Cas {
+            var: 0,
+            expected: 0,
+            new,
+            reg: 0,
+        },
+        Op::read(0, 1),
+    ]
 }
 
 /// `lock(m); var = var + 1; unlock(m)`, through register `reg`.
@@ -495,20 +497,9 @@ fn classic_falls_back_to_every_enabled_thread() {
 /// succeeds); the wakeup sequence must not insist on the old outcome.
 #[test]
 fn reversed_cmpxchg_may_change_outcome() {
-    let cas = |new| {
-        vec![
-            Op::Cas {
-                var: 0,
-                expected: 0,
-                new,
-                reg: 0,
-            },
-            Op::read(0, 1),
-        ]
-    };
     check(&Program {
         main: vec![],
-        workers: vec![cas(1), cas(2)],
+        workers: vec![cas_then_read(1), cas_then_read(2)],
         vars: 1,
     });
 }
