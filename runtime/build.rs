@@ -1,5 +1,12 @@
 fn main() {
-    let files = ["c/fiber.c", "c/shims.c", "c/alloc.c", "c/main.c"];
+    let files = [
+        "c/fiber.c",
+        "c/probe.c",
+        "c/shims.c",
+        "c/alloc.c",
+        "c/libc.c",
+        "c/main.c",
+    ];
     let mut build = cc::Build::new();
     build
         .files(files)

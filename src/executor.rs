@@ -10,8 +10,10 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use cdpor_sched::shm::{self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadStatus};
-use cdpor_sched::{Event, Tid, MAX_THREADS};
+use cdpor_sched::shm::{
+    self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
+};
+use cdpor_sched::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 use memmap2::MmapMut;
 
 use crate::engine::{Pending, Request};
@@ -63,6 +65,8 @@ pub enum End {
 #[derive(Clone, Debug)]
 pub struct Execution {
     pub events: Vec<Event>,
+    /// The threads enabled before each event.
+    pub enabled: Vec<ThreadSet>,
     pub pending: Vec<Pending>,
     /// Threads blocked at the end, with the operation they wait in (for deadlock reports).
     pub blocked: Vec<Event>,
@@ -121,6 +125,12 @@ impl Executor {
                 0
             };
         }
+        let main = ThreadName {
+            parent: NO_PARENT,
+            index: 0,
+        };
+        unsafe { (map.as_mut_ptr().add(layout.names()) as *mut ThreadName).write(main) };
+        unsafe { (*(map.as_mut_ptr() as *mut Header)).n_names = 1 };
         let (cmd_r, cmd_w) = pipe()?;
         let (ack_r, ack_w) = pipe()?;
         set_cloexec(&cmd_w);
@@ -171,6 +181,23 @@ impl Executor {
             .collect()
     }
 
+    /// The names of the threads the executions have met so far: thread `t` is named by
+    /// entry `t`.
+    pub fn names(&self) -> Vec<ThreadName> {
+        let n = unsafe { (*(self.map.as_ptr() as *const Header)).n_names } as usize;
+        self.slice(self.layout.names(), n.min(MAX_THREADS))
+    }
+
+    /// Numbers threads by the given names (a replayed schedule's), before any execution.
+    pub fn set_names(&mut self, names: &[ThreadName]) {
+        let n = names.len().min(MAX_THREADS);
+        unsafe {
+            let p = self.map.as_mut_ptr().add(self.layout.names()) as *mut ThreadName;
+            std::ptr::copy_nonoverlapping(names.as_ptr(), p, n);
+        }
+        self.hdr().n_names = n as u32;
+    }
+
     /// Runs one execution. An `Err` means the fork server itself is gone.
     pub fn run(&mut self, req: &Request, max_steps: usize) -> Result<Execution, String> {
         let cap = self.layout.cap_steps;
@@ -180,7 +207,7 @@ impl Executor {
         {
             let base = self.map.as_mut_ptr();
             unsafe {
-                let sched = base.add(self.layout.schedule()) as *mut Tid;
+                let sched = base.add(self.layout.schedule()) as *mut Step;
                 std::ptr::copy_nonoverlapping(req.schedule.as_ptr(), sched, req.schedule.len());
                 let sleep = base.add(self.layout.sleep()) as *mut Event;
                 let n = req.sleep.len().min(MAX_THREADS);
@@ -248,6 +275,7 @@ impl Executor {
             )
         };
         let events: Vec<Event> = self.slice(l.events(), n_events);
+        let enabled: Vec<ThreadSet> = self.slice(l.enabled(), n_events);
         let threads: Vec<ThreadEnd> = self.slice(l.threads(), n_threads);
         let allocs: Vec<Alloc> = self.slice(l.allocs(), n_allocs);
         let h = self.hdr();
@@ -307,6 +335,7 @@ impl Executor {
         }
         Execution {
             events,
+            enabled,
             pending,
             blocked,
             allocs,

@@ -4,11 +4,12 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use cdpor_sched::{Event, Tid};
+use cdpor_sched::{Event, Step, Tid};
 
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{End, ExecOptions, Execution, Executor};
 use crate::program::Program;
+use crate::schedule::{Names, Parsed};
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -45,7 +46,7 @@ impl ErrorKind {
 pub struct Found {
     pub kind: ErrorKind,
     pub execution: Execution,
-    pub schedule: Vec<Tid>,
+    pub schedule: Vec<Step>,
     /// Number of the execution (1-based) that found it.
     pub index: u64,
     /// Failing executions that showed the same error (same kind and place).
@@ -80,6 +81,8 @@ pub enum Cut {
 
 pub struct Summary {
     pub stats: Stats,
+    /// The names of the threads the executions met.
+    pub names: Names,
     pub errors: Vec<Found>,
     pub failing: u64,
     pub cut: Option<Cut>,
@@ -100,7 +103,8 @@ pub enum Fatal {
     /// visible operation, if it had one.
     Hang {
         execution: u64,
-        thread: Tid,
+        /// The thread's name (`T1.2`).
+        thread: String,
         last: Option<Event>,
         timeout: Duration,
     },
@@ -188,7 +192,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         let end = match &execution.end {
             End::TimedOut { running } => {
                 progress.clear();
-                return Err(hang(runs, *running, &execution, opts.exec_timeout));
+                let names = Names(executor.names());
+                return Err(hang(runs, *running, &execution, opts.exec_timeout, &names));
             }
             End::TooManyThreads => return Err(Fatal::TooManyThreads),
             End::Unsupported { what, site } => {
@@ -200,7 +205,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             End::Diverged(t) => {
                 return Err(Fatal::Nondeterministic(format!(
                     "the program is not deterministic: re-executing a schedule, \
-                     thread T{t} could not run at step {}",
+                     thread {} could not run at step {}",
+                    Names(executor.names()).thread(*t),
                     execution.events.len() + 1
                 )))
             }
@@ -211,6 +217,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         };
         let trace = Trace {
             events: &execution.events,
+            enabled: &execution.enabled,
             pending: &execution.pending,
             end,
         };
@@ -221,7 +228,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             failing += 1;
             let found = Found {
                 kind,
-                schedule: execution.events.iter().map(|e| e.tid()).collect(),
+                schedule: execution.events.iter().map(Step::of).collect(),
                 execution,
                 index: runs,
                 count: 1,
@@ -239,6 +246,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     progress.clear();
     Ok(Summary {
         stats: engine.stats(),
+        names: Names(executor.names()),
         errors,
         failing,
         cut,
@@ -263,48 +271,52 @@ fn pick_cpu() -> Option<usize> {
     (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(cpu)
 }
 
-/// Runs exactly one schedule with the program's output shown (`cdpor replay`).
+/// Runs exactly one schedule with the program's output shown (`cdpor replay`); returns
+/// the execution and the names of its threads.
 pub fn replay(
     program: &Program,
-    schedule: &[Tid],
+    schedule: &Parsed,
     max_steps: usize,
     timeout: Duration,
-) -> Result<Execution, Fatal> {
+) -> Result<(Execution, Names), Fatal> {
     let exec_opts = ExecOptions {
-        max_steps: max_steps.max(schedule.len()),
+        max_steps: max_steps.max(schedule.steps.len()),
         timeout,
         show_output: true,
         cpu: None,
     };
     let mut executor =
         Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
+    executor.set_names(&schedule.names);
     let req = Request {
-        schedule: schedule.to_vec(),
+        schedule: schedule.steps.clone(),
         sleep: Vec::new(),
         sleep_from: usize::MAX,
     };
     let execution = executor
         .run(&req, exec_opts.max_steps)
         .map_err(Fatal::Server)?;
+    let names = Names(executor.names());
     match execution.end {
-        End::TimedOut { running } => Err(hang(1, running, &execution, timeout)),
+        End::TimedOut { running } => Err(hang(1, running, &execution, timeout, &names)),
         End::Unsupported { ref what, site } => Err(Fatal::Unsupported {
             what: what.clone(),
             site,
         }),
         End::Diverged(t) => Err(Fatal::Nondeterministic(format!(
-            "the schedule does not fit this program: thread T{t} cannot run at step {}",
+            "the schedule does not fit this program: thread {} cannot run at step {}",
+            names.thread(t),
             execution.events.len() + 1
         ))),
-        _ => Ok(execution),
+        _ => Ok((execution, names)),
     }
 }
 
-fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration) -> Fatal {
+fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration, names: &Names) -> Fatal {
     let last = x.events.iter().rev().find(|e| e.tid() == thread).copied();
     Fatal::Hang {
         execution,
-        thread,
+        thread: names.thread(thread),
         last,
         timeout,
     }

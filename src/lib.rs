@@ -11,4 +11,5 @@ pub mod instrument;
 pub mod interrupt;
 pub mod program;
 pub mod report;
+pub mod schedule;
 pub mod symbols;

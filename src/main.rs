@@ -8,6 +8,7 @@ use cdpor::engine::Algorithm;
 use cdpor::explore::{self, Fatal, Found};
 use cdpor::program::{self, BuildError, BuildOptions, Program};
 use cdpor::report::{self, Namer, EXIT_USAGE};
+use cdpor::schedule::{self, Names, Parsed};
 use cdpor::symbols::Symbols;
 
 #[derive(Parser)]
@@ -89,8 +90,9 @@ struct RunArgs {
 struct ReplayArgs {
     #[command(flatten)]
     build: BuildArgs,
-    /// A JSON file written by `cdpor run --json` (its error's schedule is used), a file
-    /// holding a JSON list of thread numbers, or that list itself (`'[0,1,1,0]'` or `0,1,1,0`).
+    /// A JSON file written by `cdpor run --json` (its error's schedule is used), or a
+    /// schedule as reports print it: `0,1,1.1,2/1` (threads by name; `/N`: the
+    /// alternative an operation took).
     #[arg(long)]
     schedule: String,
 }
@@ -176,6 +178,7 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
             last,
             timeout,
         } => {
+            let thread = thread.trim_start_matches('T');
             let after = match last {
                 Some(e) if !namer.location(e.site).is_empty() => {
                     format!("after its visible operation at {}", namer.location(e.site))
@@ -220,10 +223,14 @@ fn run(args: RunArgs) -> ExitCode {
             return fail_json(json_out, verdict, e.to_string(), algorithm, args.threads);
         }
     };
+    for w in &program.warnings {
+        eprintln!("cdpor: warning: {w}");
+    }
     let symbols = Symbols::load(&program.binary, program.arrays.clone());
-    let namer = Namer {
+    let mut namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
+        names: Names::default(),
     };
     let opts = explore::Options {
         algorithm,
@@ -246,6 +253,7 @@ fn run(args: RunArgs) -> ExitCode {
             );
         }
     };
+    namer.names = summary.names.clone();
     let (_, code) = report::verdict(&summary);
     if let Some(dest) = json_out {
         let v = serde_json::to_value(report::json(
@@ -253,6 +261,7 @@ fn run(args: RunArgs) -> ExitCode {
             &summary,
             algorithm.name(),
             args.threads,
+            &program.warnings,
         ))
         .expect("report serializes");
         if let Err(m) = write_json(dest, &v) {
@@ -265,29 +274,31 @@ fn run(args: RunArgs) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
-fn read_schedule(arg: &str) -> Result<Vec<u32>, String> {
-    let inline = arg.trim().trim_start_matches('[').trim_end_matches(']');
-    if !std::path::Path::new(arg).exists()
-        && inline
-            .chars()
-            .all(|c| c.is_ascii_digit() || c == ',' || c.is_whitespace())
-    {
-        return inline
-            .split(',')
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(|t| t.parse().map_err(|e| format!("schedule `{arg}`: {e}")))
-            .collect();
+/// The schedule `--schedule` names: inline text, or a file holding `cdpor run --json`
+/// output, the schedule text, or a JSON list of steps.
+fn read_schedule(arg: &str) -> Result<Parsed, String> {
+    if !std::path::Path::new(arg).exists() {
+        return schedule::parse(arg);
     }
     let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
-    let v: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{arg}: not JSON: {e}"))?;
-    let list = v.pointer("/error/schedule").unwrap_or(&v);
-    serde_json::from_value(list.clone()).map_err(|_| {
-        format!(
-            "{arg}: no schedule (expected `cdpor run --json` output or a list of thread numbers)"
-        )
-    })
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return schedule::parse(&text).map_err(|e| format!("{arg}: {e}"));
+    };
+    let value = v.pointer("/error/schedule").unwrap_or(&v);
+    let text = match value {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(steps) => steps
+            .iter()
+            .map(|s| s.as_str().map_or_else(|| s.to_string(), str::to_string))
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => {
+            return Err(format!(
+                "{arg}: no schedule (expected `cdpor run --json` output or a schedule)"
+            ))
+        }
+    };
+    schedule::parse(&text).map_err(|e| format!("{arg}: {e}"))
 }
 
 fn replay(args: ReplayArgs) -> ExitCode {
@@ -300,9 +311,10 @@ fn replay(args: ReplayArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let symbols = Symbols::load(&program.binary, program.arrays.clone());
-    let namer = Namer {
+    let mut namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
+        names: Names(schedule.names.clone()),
     };
     match explore::replay(
         &program,
@@ -311,17 +323,20 @@ fn replay(args: ReplayArgs) -> ExitCode {
         timeout(args.build.exec_timeout),
     ) {
         Err(f) => fail(fatal_message(&f, &namer)),
-        Ok(execution) => {
+        Ok((execution, names)) => {
+            namer.names = names;
+            let steps: Vec<cdpor_sched::Step> =
+                execution.events.iter().map(cdpor_sched::Step::of).collect();
             let found = explore::kind_of(&execution.end).map(|kind| Found {
                 kind,
-                schedule: schedule.clone(),
+                schedule: steps.clone(),
                 execution: execution.clone(),
                 index: 1,
                 count: 1,
             });
             let shown = found.clone().unwrap_or(Found {
                 kind: explore::ErrorKind::Crash,
-                schedule,
+                schedule: steps,
                 execution,
                 index: 1,
                 count: 1,

@@ -14,7 +14,7 @@ use inkwell::targets::{
 };
 use inkwell::OptimizationLevel;
 
-use crate::instrument::{self, Rejection, Site};
+use crate::instrument::{self, Rejection, Site, Warning};
 
 /// How to compile the user's file.
 #[derive(Clone, Debug, Default)]
@@ -31,6 +31,8 @@ pub struct Program {
     _dir: tempfile::TempDir,
     pub binary: PathBuf,
     pub sites: Vec<Site>,
+    /// Unmodelled functions the program passes shared memory to.
+    pub warnings: Vec<Warning>,
     /// Element size of each global array (see `instrument::array_globals`).
     pub arrays: HashMap<String, u64>,
 }
@@ -157,7 +159,8 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         ));
     }
 
-    let (sites, arrays) = instrument_to_object(&bitcode, &object)?;
+    let (instrumented, arrays) = instrument_to_object(&bitcode, &object)?;
+    let instrument::Instrumented { sites, warnings } = instrumented;
 
     let mut ld = Command::new(&clang);
     ld.arg(&object).arg(&runtime);
@@ -187,6 +190,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
                 .map_err(|e| BuildError::Setup(e.to_string()))?,
             binary,
             sites,
+            warnings,
             arrays,
         });
     }
@@ -194,6 +198,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         _dir: dir,
         binary,
         sites,
+        warnings,
         arrays,
     })
 }
@@ -219,7 +224,7 @@ fn target_machine() -> Result<TargetMachine, BuildError> {
 fn instrument_to_object(
     bitcode: &Path,
     object: &Path,
-) -> Result<(Vec<Site>, HashMap<String, u64>), BuildError> {
+) -> Result<(instrument::Instrumented, HashMap<String, u64>), BuildError> {
     let context = Context::create();
     let module = Module::parse_bitcode_from_path(bitcode, &context)
         .map_err(|e| BuildError::Setup(e.to_string()))?;
@@ -230,7 +235,7 @@ fn instrument_to_object(
     module
         .run_passes("sroa,mem2reg", &tm, PassBuilderOptions::create())
         .map_err(|e| BuildError::Setup(format!("LLVM passes failed: {e}")))?;
-    let sites = instrument::instrument(&context, &module, &tm.get_target_data())
+    let instrumented = instrument::instrument(&context, &module, &tm.get_target_data())
         .map_err(BuildError::Rejected)?;
     module
         .verify()
@@ -238,7 +243,7 @@ fn instrument_to_object(
     tm.write_to_file(&module, FileType::Object, object)
         .map_err(|e| BuildError::Setup(e.to_string()))?;
     Ok((
-        sites,
+        instrumented,
         instrument::array_globals(&module, &tm.get_target_data()),
     ))
 }
@@ -266,10 +271,10 @@ pub fn instrument_ir(source: &str) -> Result<(String, Vec<Site>), BuildError> {
     module
         .run_passes("sroa,mem2reg", &tm, PassBuilderOptions::create())
         .map_err(|e| BuildError::Setup(e.to_string()))?;
-    let sites = instrument::instrument(&context, &module, &tm.get_target_data())
+    let instrumented = instrument::instrument(&context, &module, &tm.get_target_data())
         .map_err(BuildError::Rejected)?;
     module
         .verify()
         .map_err(|e| BuildError::Setup(e.to_string()))?;
-    Ok((module.print_to_string().to_string(), sites))
+    Ok((module.print_to_string().to_string(), instrumented.sites))
 }

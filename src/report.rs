@@ -1,13 +1,15 @@
 //! What the user sees: the failing interleaving one event per line, deadlock waits, the
 //! JSON object of DESIGN §4, and the exit status.
 
-use cdpor_sched::event::{FLAG_ATOMIC, FLAG_FROM_TRY, FLAG_VALUE};
-use cdpor_sched::{Event, Kind};
+use cdpor_sched::event::{FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::ops::cond;
+use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
 
 use crate::executor::{signal_name, End, Execution};
 use crate::explore::{Cut, ErrorKind, Found, Summary};
-use crate::instrument::Site;
+use crate::instrument::{Site, Warning};
+use crate::schedule::{self, Names};
 use crate::symbols::{short, Symbols};
 
 pub const EXIT_SAFE: i32 = 0;
@@ -19,12 +21,14 @@ pub const EXIT_INCOMPLETE: i32 = 3;
 pub struct Namer<'a> {
     pub sites: &'a [Site],
     pub symbols: &'a Symbols,
+    /// The threads' names (see `schedule`).
+    pub names: Names,
 }
 
 #[derive(Serialize, Clone, Debug)]
 pub struct Row {
     pub step: usize,
-    pub thread: u32,
+    pub thread: String,
     pub op: String,
     pub object: String,
     pub value: Option<String>,
@@ -64,54 +68,74 @@ impl Namer<'_> {
 
     fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
         let atomic = e.flags & FLAG_ATOMIC != 0;
-        let from_try = e.flags & FLAG_FROM_TRY != 0;
         let site_op = self.site(e.site).map(|s| s.op.as_str()).unwrap_or("");
+        let t = |t: Tid| self.names.thread(t);
+        let here = || self.accessed(e, x);
+        let named = |op: &str| (op.to_string(), here());
         let (op, object) = match e.kind() {
-            Kind::Read if from_try => ("cmpxchg (fails)".to_string(), self.accessed(e, x)),
-            Kind::Read => (
-                if atomic { "atomic read" } else { "read" }.to_string(),
-                self.accessed(e, x),
-            ),
-            Kind::Write if site_op == "memset" => {
-                (format!("memset {}B", e.len), self.accessed(e, x))
+            Kind::Read => named(if atomic { "atomic read" } else { "read" }),
+            Kind::Write if e.flags & FLAG_STORE != 0 => (format!("{site_op} stores"), here()),
+            Kind::Write if site_op == "memset" => (format!("memset {}B", e.len), here()),
+            Kind::Write if site_op.starts_with("pthread_") => {
+                (format!("{site_op} writes {}B", e.len), here())
             }
-            Kind::Write => (
-                if atomic { "atomic write" } else { "write" }.to_string(),
-                self.accessed(e, x),
-            ),
-            Kind::Rmw if from_try => ("cmpxchg".to_string(), self.accessed(e, x)),
-            Kind::Rmw | Kind::CmpXchg => ("atomic rmw".to_string(), self.accessed(e, x)),
+            Kind::Write => named(if atomic { "atomic write" } else { "write" }),
+            Kind::CmpXchg if e.failed() => named("cmpxchg (fails)"),
+            Kind::CmpXchg => named("cmpxchg"),
+            Kind::Rmw => named("atomic rmw"),
             Kind::Copy => (
                 format!("memcpy {}B", e.len),
-                format!("{} <- {}", self.accessed(e, x), {
+                format!("{} <- {}", here(), {
                     let local = self.site(e.site).and_then(|s| s.src_variable.as_deref());
-                    self.symbols.name(e.src, &x.allocs, self.sites, local)
+                    self.symbols.name(e.arg, &x.allocs, self.sites, local)
                 }),
             ),
+            Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
             Kind::Fence => ("fence".to_string(), String::new()),
-            Kind::Lock if from_try => ("trylock".to_string(), self.accessed(e, x)),
-            Kind::Lock => ("lock".to_string(), self.accessed(e, x)),
-            Kind::TryLock => ("trylock".to_string(), self.accessed(e, x)),
-            Kind::TryFail => ("trylock (busy)".to_string(), self.accessed(e, x)),
-            Kind::Unlock => ("unlock".to_string(), self.accessed(e, x)),
-            Kind::MutexInit => ("mutex init".to_string(), self.accessed(e, x)),
-            Kind::MutexDestroy => ("mutex destroy".to_string(), self.accessed(e, x)),
+            Kind::Lock => named("lock"),
+            Kind::TryLock if e.failed() => named("trylock (busy)"),
+            Kind::TryLock => named("trylock"),
+            Kind::Unlock => named("unlock"),
+            Kind::MutexInit => named("mutex init"),
+            Kind::MutexDestroy => named("mutex destroy"),
+            Kind::CondInit => named("cond init"),
+            Kind::CondDestroy => named("cond destroy"),
             Kind::CondWait => (
                 "cond wait".to_string(),
-                format!("{}, unlocks {}", self.accessed(e, x), self.object(e.src, x)),
+                format!("{}, unlocks {}", here(), self.object(e.arg, x)),
             ),
-            Kind::CondSignal if e.value == 1 => ("cond broadcast".to_string(), self.accessed(e, x)),
-            Kind::CondSignal => ("cond signal".to_string(), self.accessed(e, x)),
+            Kind::CondSignal if e.failed() => named("cond signal (no waiter: lost)"),
+            Kind::CondSignal if e.choices > 1 => (
+                format!(
+                    "cond signal, wakes {} (choice {} of {})",
+                    t(e.aux),
+                    e.choice + 1,
+                    e.choices
+                ),
+                here(),
+            ),
+            Kind::CondSignal => (format!("cond signal, wakes {}", t(e.aux)), here()),
+            Kind::CondBroadcast if e.failed() => named("cond broadcast (no waiter)"),
+            Kind::CondBroadcast => named("cond broadcast"),
             Kind::CondWake => (
                 "cond wakes".to_string(),
-                format!("{}, relocks {}", self.accessed(e, x), self.object(e.src, x)),
+                format!("{}, relocks {}", here(), self.object(e.arg, x)),
             ),
-            Kind::Create => (format!("create T{}", e.aux), String::new()),
-            Kind::Join => (format!("join T{}", e.aux), String::new()),
+            Kind::Create => (format!("create {}", t(e.aux)), String::new()),
+            Kind::Join => (format!("join {}", t(e.aux)), String::new()),
             Kind::ThreadExit => ("finish".to_string(), String::new()),
             Kind::ProcessExit => (format!("exit({})", e.value as i64), String::new()),
             Kind::AssertFail => ("assert fails".to_string(), String::new()),
             Kind::Abort => ("abort".to_string(), String::new()),
+            Kind::Crash => {
+                let sig = signal_name(e.value as i32);
+                let at = if matches!(e.value as i32, libc::SIGSEGV | libc::SIGBUS) {
+                    format!("address {:#x}", e.addr)
+                } else {
+                    String::new()
+                };
+                (format!("crash ({sig})"), at)
+            }
         };
         let value = (e.flags & FLAG_VALUE != 0).then(|| show_value(e.value, e.len));
         let mut location = self.location(e.site);
@@ -120,12 +144,32 @@ impl Namer<'_> {
         }
         Row {
             step,
-            thread: e.tid(),
+            thread: t(e.tid()),
             op,
             object,
             value,
             location,
         }
+    }
+
+    /// The ranges a library call accessed, named.
+    fn lib_ranges(&self, e: &Event, x: &Execution) -> String {
+        let mut parts = Vec::new();
+        for (addr, len, bits) in [
+            (e.addr, e.len, e.modes & 3),
+            (e.arg, e.arg_len, e.modes >> 2),
+        ] {
+            if len == 0 || bits == 0 {
+                continue;
+            }
+            let how = match bits {
+                1 => "reads",
+                2 => "writes",
+                _ => "updates",
+            };
+            parts.push(format!("{how} {} {len}B", self.object(addr, x)));
+        }
+        parts.join(", ")
     }
 
     /// The one-line description of an error.
@@ -140,12 +184,14 @@ impl Namer<'_> {
                 ..
             } => {
                 format!(
-                    "assertion `{expr}` failed in thread T{tid} at {}:{line}",
+                    "assertion `{expr}` failed in thread {} at {}:{line}",
+                    self.names.thread(*tid),
                     short(file)
                 )
             }
             End::Abort { tid, site } => format!(
-                "abort() called in thread T{tid}{}",
+                "abort() called in thread {}{}",
+                self.names.thread(*tid),
                 at(&self.location(*site))
             ),
             End::Crash {
@@ -180,8 +226,9 @@ impl Namer<'_> {
                     }
                     _ => String::new(),
                 };
+                let tid = self.names.thread(*tid);
                 if *overflow {
-                    format!("thread T{tid} overflowed its stack{func}{last}")
+                    format!("thread {tid} overflowed its stack{func}{last}")
                 } else {
                     // SIGFPE and SIGILL report the instruction, already named by `func`.
                     let addr = if matches!(*signal, libc::SIGSEGV | libc::SIGBUS) {
@@ -190,7 +237,7 @@ impl Namer<'_> {
                         String::new()
                     };
                     format!(
-                        "thread T{tid} crashed with {}{addr}{func}{last}",
+                        "thread {tid} crashed with {}{addr}{func}{last}",
                         signal_name(*signal)
                     )
                 }
@@ -207,34 +254,51 @@ impl Namer<'_> {
     /// What a blocked thread waits for.
     pub fn wait(&self, b: &Event, x: &Execution) -> String {
         let loc = at(&self.location(b.site));
+        let t = |t: Tid| self.names.thread(t);
         match b.kind() {
             Kind::Lock => {
-                let holder = held_by(x, b.addr);
+                let holder = self.held_by(x, b.addr);
                 format!(
-                    "T{} waits to lock {}{holder}{loc}",
-                    b.tid,
+                    "{} waits to lock {}{holder}{loc}",
+                    t(b.tid),
                     self.object(b.addr, x)
                 )
             }
-            Kind::Join => format!("T{} waits to join T{}{loc}", b.tid, b.aux),
-            Kind::CondWake if b.value == 0 => {
+            Kind::Join => format!("{} waits to join {}{loc}", t(b.tid), t(b.aux)),
+            Kind::CondWake if !cond::woken(b) => {
+                let woke_others = x
+                    .events
+                    .iter()
+                    .any(|e| e.kind() == Kind::CondSignal && e.addr == b.addr && e.choices > 1);
+                let note = if woke_others {
+                    " (a signal woke another waiter)"
+                } else {
+                    ""
+                };
                 format!(
-                    "T{} waits on condition {}, and no signal came after its wait{loc}",
-                    b.tid,
+                    "{} waits on condition {}, and no signal woke it{note}{loc}",
+                    t(b.tid),
                     self.object(b.addr, x)
                 )
             }
             Kind::CondWake => {
-                let holder = held_by(x, b.src);
+                let holder = self.held_by(x, b.arg);
                 format!(
-                    "T{} was signalled on {} and waits to relock {}{holder}{loc}",
-                    b.tid,
+                    "{} was signalled on {} and waits to relock {}{holder}{loc}",
+                    t(b.tid),
                     self.object(b.addr, x),
-                    self.object(b.src, x)
+                    self.object(b.arg, x)
                 )
             }
-            _ => format!("T{} waits{loc}", b.tid),
+            _ => format!("{} waits{loc}", t(b.tid)),
         }
+    }
+
+    /// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
+    fn held_by(&self, x: &Execution, m: u64) -> String {
+        holder(&x.events, m)
+            .map(|t| format!(", held by {}", self.names.thread(t)))
+            .unwrap_or_default()
     }
 
     pub fn error_location(&self, f: &Found) -> String {
@@ -265,16 +329,15 @@ fn at(loc: &str) -> String {
 }
 
 /// The thread holding a mutex at the end of a trace.
-fn holder(events: &[Event], mutex: u64) -> Option<u32> {
+fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
     let mut h = None;
-    for e in events
-        .iter()
-        .filter(|e| e.kind().mutex_of(e) == Some(mutex))
-    {
-        match e.kind() {
-            Kind::Lock | Kind::CondWake => h = Some(e.tid()),
-            Kind::Unlock | Kind::MutexInit | Kind::CondWait => h = None,
-            _ => {}
+    for e in events {
+        if cdpor_sched::ops::acquires(e) == Some(mutex) {
+            h = Some(e.tid());
+        } else if cdpor_sched::ops::releases(e) == Some(mutex)
+            || (e.kind() == Kind::MutexInit && e.addr == mutex)
+        {
+            h = None;
         }
     }
     h
@@ -318,7 +381,7 @@ pub fn interleaving(namer: &Namer, f: &Found) -> String {
         out += &format!(
             "  {:>5}  {:<6}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  {}\n",
             r.step,
-            format!("T{}", r.thread),
+            r.thread,
             r.op,
             r.object,
             r.value.as_deref().unwrap_or(""),
@@ -332,9 +395,11 @@ pub fn interleaving(namer: &Namer, f: &Found) -> String {
 pub struct JsonError {
     pub kind: &'static str,
     pub message: String,
-    pub thread: u32,
+    /// The thread's name (`T1`, `T1.2`).
+    pub thread: String,
     pub location: String,
-    pub schedule: Vec<u32>,
+    /// What `cdpor replay --schedule` takes (see `schedule`).
+    pub schedule: String,
     pub trace: Vec<Row>,
 }
 
@@ -363,9 +428,18 @@ pub struct JsonReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<JsonError>,
     pub errors: Vec<JsonErrorSummary>,
+    /// Unmodelled external functions called with pointers to shared memory.
+    pub warnings: Vec<JsonWarning>,
 }
 
-fn error_thread(f: &Found) -> u32 {
+#[derive(Serialize)]
+pub struct JsonWarning {
+    pub function: String,
+    pub location: String,
+    pub message: String,
+}
+
+fn error_thread(f: &Found) -> Tid {
     match &f.execution.end {
         End::Assertion { tid, .. } | End::Abort { tid, .. } | End::Crash { tid, .. } => *tid,
         End::Deadlock => f.execution.blocked.first().map(|b| b.tid()).unwrap_or(0),
@@ -399,14 +473,20 @@ pub fn cut_text(s: &Summary) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
-pub fn json(namer: &Namer, s: &Summary, algorithm: &'static str, threads: usize) -> JsonReport {
+pub fn json(
+    namer: &Namer,
+    s: &Summary,
+    algorithm: &'static str,
+    threads: usize,
+    warnings: &[Warning],
+) -> JsonReport {
     let (verdict, _) = verdict(s);
     let error = s.errors.first().map(|f| JsonError {
         kind: f.kind.name(),
         message: namer.message(f),
-        thread: error_thread(f),
+        thread: namer.names.thread(error_thread(f)),
         location: namer.error_location(f),
-        schedule: f.schedule.clone(),
+        schedule: schedule::format(&f.schedule, &namer.names),
         trace: namer.rows(f),
     });
     JsonReport {
@@ -428,6 +508,14 @@ pub fn json(namer: &Namer, s: &Summary, algorithm: &'static str, threads: usize)
                 message: namer.message(f),
                 location: namer.error_location(f),
                 executions: f.count,
+            })
+            .collect(),
+        warnings: warnings
+            .iter()
+            .map(|w| JsonWarning {
+                function: w.function.clone(),
+                location: short(&w.location).into_owned(),
+                message: w.to_string(),
             })
             .collect(),
     }
@@ -464,8 +552,8 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
             }
         }
         out += &format!(
-            "\nSchedule (thread of each step, for `cdpor replay --schedule`): {:?}\n",
-            f.schedule
+            "\nSchedule (thread of each step, for `cdpor replay --schedule`): {}\n",
+            schedule::format(&f.schedule, &namer.names)
         );
         if s.errors.len() > 1 || s.failing > 1 {
             out += &format!(
@@ -491,13 +579,6 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("verdict: {verdict}\n");
     }
     out
-}
-
-/// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
-fn held_by(x: &Execution, m: u64) -> String {
-    holder(&x.events, m)
-        .map(|t| format!(", held by T{t}"))
-        .unwrap_or_default()
 }
 
 /// How an execution without error ended, in words.

@@ -88,13 +88,7 @@ fn replay_reproduces_the_reported_failure() {
         "{stderr}"
     );
     // The schedule as printed in the report, typed on the command line.
-    let list: Vec<String> = v["error"]["schedule"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
-    let inline = format!("[{}]", list.join(","));
+    let inline = v["error"]["schedule"].as_str().unwrap().to_string();
     let replay = cdpor(&[
         "replay",
         "c-tests/condvar/lost_wakeup.c",

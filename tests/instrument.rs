@@ -341,7 +341,9 @@ int main(void) { return via_thread() + via_global() + private_only(); }
     let (ir, sites) = instrument(src);
 
     // `shared` lives in an alloca whose address goes to pthread_create: its initial
-    // store and the final load are hooked (4 bytes), and so is the load of `t` (8 bytes).
+    // store and the final load are hooked (4 bytes). `t` only receives the thread's id
+    // from pthread_create (a store the runtime makes as an event of its own): the load
+    // of it is not hooked.
     let f = body(&ir, "via_thread");
     let allocas: Vec<&str> = f
         .iter()
@@ -365,11 +367,11 @@ int main(void) { return via_thread() + via_global() + private_only(); }
         .into_iter()
         .map(|(_, a)| (a[0].clone(), a[1].clone()))
         .collect();
-    assert_eq!(loads.len(), 2, "{f:#?}");
-    assert!(loads.contains(&(format!("ptr {shared}"), "i64 4".into())));
-    assert!(loads
-        .iter()
-        .any(|(p, n)| p != &format!("ptr {shared}") && n == "i64 8"));
+    assert_eq!(
+        loads,
+        vec![(format!("ptr {shared}"), "i64 4".into())],
+        "{f:#?}"
+    );
 
     // The worker's store through its argument may hit shared memory.
     let w = body(&ir, "worker");

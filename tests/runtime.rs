@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use cdpor::engine::Request;
 use cdpor::executor::{End, ExecOptions, Execution, Executor};
 use cdpor::program::{build, BuildOptions, Program};
-use cdpor_sched::event::{FLAG_ATOMIC, FLAG_FROM_TRY, FLAG_VALUE};
-use cdpor_sched::{Event, Kind, Tid};
+use cdpor_sched::event::{FLAG_ATOMIC, FLAG_FAILED, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::{Event, Kind, Step, ThreadSet, Tid};
 
 /// A built program and its running fork server.
 struct Fixture {
@@ -58,11 +58,15 @@ impl Fixture {
         self.exec.run(req, max_steps).unwrap()
     }
 
-    /// Follows `schedule`, then runs freely (no sleep set).
+    /// Follows `schedule` (threads, taking the first alternative where there are
+    /// several), then runs freely (no sleep set).
     fn run(&mut self, schedule: &[Tid]) -> Execution {
         self.request(
             &Request {
-                schedule: schedule.to_vec(),
+                schedule: schedule
+                    .iter()
+                    .map(|&tid| Step { tid, choice: 0 })
+                    .collect(),
                 sleep: Vec::new(),
                 sleep_from: 0,
             },
@@ -92,9 +96,8 @@ fn kinds(x: &Execution) -> Vec<(Tid, Kind)> {
     x.events.iter().map(|e| (e.tid(), e.kind())).collect()
 }
 
-/// Bitmask of a set of threads, as in `Event::enabled`.
-fn mask(ts: &[Tid]) -> u64 {
-    ts.iter().fold(0, |m, &t| m | 1 << t)
+fn set(ts: &[Tid]) -> ThreadSet {
+    ts.iter().copied().collect()
 }
 
 /// Two threads: T0 writes 5 to x, T1 increments x, T0 returns x.
@@ -123,8 +126,8 @@ fn first_execution_records_the_expected_events() {
         kinds(&x),
         vec![
             (0, Create),
+            (0, Write),      // pthread_create stores th
             (0, Write),      // x = 5
-            (0, Read),       // th, for pthread_join
             (1, Read),       // T0 waits in the join: T1 runs
             (1, Write),      // x = 6
             (1, ThreadExit), // the start routine returns
@@ -137,28 +140,30 @@ fn first_execution_records_the_expected_events() {
     assert_eq!(e[0].aux, 1, "the create names thread 1");
     assert_eq!(e[6].aux, 1, "the join waits for thread 1");
     // Both threads access the same 4 bytes of `x`.
-    let xaddr = e[1].addr;
-    for i in [1, 3, 4, 7] {
+    let xaddr = e[2].addr;
+    for i in [2, 3, 4, 7] {
         assert_eq!((e[i].addr, e[i].len), (xaddr, 4), "event {i}: {:?}", e[i]);
         assert_ne!(e[i].flags & FLAG_VALUE, 0, "event {i} carries its value");
         assert_eq!(e[i].flags & FLAG_ATOMIC, 0);
     }
-    assert_eq!(e[2].len, 8, "pthread_t is 8 bytes");
-    assert_ne!(e[2].addr, xaddr);
+    // The runtime's own store of the thread's id (1 + its number) is an event.
+    assert_eq!((e[1].len, e[1].value), (8, 2), "pthread_t is 8 bytes");
+    assert_ne!(e[1].flags & FLAG_STORE, 0);
+    assert_ne!(e[1].addr, xaddr);
     // Values read and written.
-    let values: Vec<u64> = [1, 3, 4, 7].iter().map(|&i| e[i].value).collect();
+    let values: Vec<u64> = [2, 3, 4, 7].iter().map(|&i| e[i].value).collect();
     assert_eq!(values, vec![5, 5, 6, 6]);
     assert_eq!(e[8].value, 6, "exit code");
     // Sites point at the source lines.
     let sites = &f.program.sites;
-    assert_eq!(sites[e[1].site as usize].line, f.line_of("x = 5;"));
+    assert_eq!(sites[e[2].site as usize].line, f.line_of("x = 5;"));
     assert_eq!(sites[e[4].site as usize].line, f.line_of("x = x + 1;"));
     assert_eq!(sites[e[4].site as usize].op, "store");
     assert_eq!(sites[e[0].site as usize].op, "pthread_create");
+    assert_eq!(sites[e[1].site as usize].op, "pthread_create");
     // Enabled sets: T1 exists from step 1; T0 waits in the join from step 3 to 5.
-    let enabled: Vec<u64> = e.iter().map(|e| e.enabled).collect();
-    let (t0, t1, both) = (mask(&[0]), mask(&[1]), mask(&[0, 1]));
-    assert_eq!(enabled, vec![t0, both, both, t1, t1, t1, t0, t0, t0]);
+    let (t0, t1, both) = (set(&[0]), set(&[1]), set(&[0, 1]));
+    assert_eq!(x.enabled, vec![t0, both, both, t1, t1, t1, t0, t0, t0]);
     // Nobody is left at the end.
     assert!(x.blocked.is_empty());
     assert!(x.allocs.is_empty());
@@ -175,15 +180,14 @@ fn follows_the_schedule_then_keeps_the_running_thread() {
     // Free run from step 2: T1 keeps running to its end, then T0.
     assert_eq!(tids(&x), vec![0, 1, 1, 1, 0, 0, 0, 0, 0]);
     assert_eq!(x.events[2].value, 1);
-    assert_eq!(x.events[4].value, 5);
+    assert_eq!(x.events[5].value, 5);
     assert_eq!(x.end, End::Exit(5));
 
-    // A longer schedule: T0 writes, then T1 runs its read, then T0 again.
-    let x = f.run(&[0, 0, 1, 0]);
-    assert_eq!(tids(&x)[..4], [0, 0, 1, 0]);
-    assert_eq!(x.events[2].value, 5, "T1 reads T0's write");
-    assert_eq!(x.events[3].kind(), Kind::Read, "T0 reads th");
-    // T0 then waits in the join; T1 finishes; T0 returns 6.
+    // A longer schedule: T0 stores th and writes, then T1 runs its read.
+    let x = f.run(&[0, 0, 0, 1]);
+    assert_eq!(tids(&x)[..4], [0, 0, 0, 1]);
+    assert_eq!(x.events[3].value, 5, "T1 reads T0's write");
+    // T1 keeps running to its end; T0 joins it and returns 6.
     assert_eq!(tids(&x)[4..], [1, 1, 0, 0, 0]);
     assert_eq!(x.end, End::Exit(6));
 }
@@ -228,8 +232,9 @@ fn a_sleeping_thread_that_nothing_wakes_blocks_the_execution() {
         .iter()
         .find(|e| e.tid() == 1 && e.kind() == Kind::Write)
         .unwrap();
-    let x_write = free.events[1];
+    let x_write = free.events[2];
     assert_eq!((x_write.tid(), x_write.kind()), (0, Kind::Write));
+    assert_eq!(x_write.flags & FLAG_STORE, 0, "x = 1, not the store of th");
     assert_ne!(t1_write.addr, x_write.addr);
 
     // T1 sleeps from step 1 (after its creation, which is dependent with it). Nothing T0
@@ -245,7 +250,7 @@ fn a_sleeping_thread_that_nothing_wakes_blocks_the_execution() {
     assert_eq!(x.end, End::SleepBlocked, "{:?}", x.events);
     assert_eq!(
         kinds(&x),
-        vec![(0, Kind::Create), (0, Kind::Write), (0, Kind::Read)]
+        vec![(0, Kind::Create), (0, Kind::Write), (0, Kind::Write)]
     );
 
     // A sleeper on x is woken by T0's write to x, and the execution completes.
@@ -335,8 +340,8 @@ int main(void) {
 "#;
     let mut f = fixture(src);
     let a = f.run(&[]);
-    // T2 runs first when scheduled right after the two creations.
-    let b = f.run(&[0, 0, 2]);
+    // T2 runs first when scheduled right after the two creations (and their stores).
+    let b = f.run(&[0, 0, 0, 0, 2]);
     assert_eq!(a.end, End::Exit(0));
     assert_eq!(b.end, End::Exit(0));
     // The heap stores b[2] = 7 (T1, 4 bytes) and b[0] = 9 (T2, 8 bytes), as
@@ -422,9 +427,9 @@ int main(void) {
         panic!("expected a crash, got {:?} after {:?}", x.end, x.events);
     };
     assert_eq!((tid, signal, addr, overflow), (1, 11, 0, false));
-    // The last visible operation of T1 is the store through the null pointer.
+    // The store through the null pointer is T1's crash, in its place in the trace.
     let last = x.events.last().unwrap();
-    assert_eq!((last.tid(), last.kind(), last.addr), (1, Kind::Write, 0));
+    assert_eq!((last.tid(), last.kind(), last.addr), (1, Kind::Crash, 0));
     assert_eq!(site, last.site);
     assert_eq!(
         f.program.sites[site as usize].line,
@@ -541,13 +546,18 @@ int main(void) {
 "#;
     let mut f = fixture(src);
     // T0 takes a, T1 takes b: each then waits for the other's mutex.
-    let x = f.run(&[0, 0, 1]);
+    let x = f.run(&[0, 0, 0, 1]);
     assert_eq!(x.end, End::Deadlock);
     assert_eq!(
         kinds(&x),
-        vec![(0, Kind::Create), (0, Kind::Lock), (1, Kind::Lock)]
+        vec![
+            (0, Kind::Create),
+            (0, Kind::Write),
+            (0, Kind::Lock),
+            (1, Kind::Lock)
+        ]
     );
-    let (a, b) = (x.events[1].addr, x.events[2].addr);
+    let (a, b) = (x.events[2].addr, x.events[3].addr);
     assert_ne!(a, b);
     let mut blocked: Vec<(Tid, Kind, u64)> = x
         .blocked
@@ -575,7 +585,7 @@ int main(void) {
 fn the_enabled_set_leaves_out_a_thread_blocked_on_a_lock() {
     let src = r#"#include <pthread.h>
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-int x;
+int x, y;
 void *t(void *arg) {
     pthread_mutex_lock(&m);
     x = 2;
@@ -588,6 +598,7 @@ int main(void) {
     pthread_create(&th, 0, t, 0);
     x = 1;
     pthread_mutex_unlock(&m);
+    y = 1;
     pthread_join(th, 0);
     return x;
 }
@@ -596,21 +607,23 @@ int main(void) {
     let x = f.run(&[]);
     assert_eq!(x.end, End::Exit(2));
     use Kind::*;
-    let got: Vec<(Tid, Kind, u64)> = x
+    let got: Vec<(Tid, Kind, ThreadSet)> = x
         .events
         .iter()
-        .map(|e| (e.tid(), e.kind(), e.enabled))
+        .zip(&x.enabled)
+        .map(|(e, &en)| (e.tid(), e.kind(), en))
         .collect();
-    let (t0, t1, both) = (mask(&[0]), mask(&[1]), mask(&[0, 1]));
+    let (t0, t1, both) = (set(&[0]), set(&[1]), set(&[0, 1]));
     assert_eq!(
         got,
         vec![
             (0, Lock, t0),
             (0, Create, t0),
-            (0, Write, t0), // T1 waits for m
+            (0, Write, t0), // stores th; T1 waits for m
+            (0, Write, t0), // x = 1
             (0, Unlock, t0),
-            (0, Read, both), // m is free: T1 may lock it
-            (1, Lock, t1),   // T0 waits in the join
+            (0, Write, both), // y = 1; m is free: T1 may lock it
+            (1, Lock, t1),    // T0 waits in the join
             (1, Write, t1),
             (1, Unlock, t1),
             (1, ThreadExit, t1),
@@ -620,7 +633,7 @@ int main(void) {
         ]
     );
     let m = x.events[0].addr;
-    for i in [3, 5, 7] {
+    for i in [4, 6, 8] {
         assert_eq!(x.events[i].addr, m);
     }
     // Stopped while T1 waits for m, T1 is reported blocked on it.
@@ -715,7 +728,10 @@ int main(void) {
     // The executor serves the next request: T0 returns before T1 ever runs.
     let x = f.run(&[]);
     assert_eq!(x.end, End::Exit(0));
-    assert_eq!(kinds(&x), vec![(0, Kind::Create), (0, Kind::ProcessExit)]);
+    assert_eq!(
+        kinds(&x),
+        vec![(0, Kind::Create), (0, Kind::Write), (0, Kind::ProcessExit)]
+    );
 }
 
 #[test]
@@ -741,8 +757,8 @@ int main(void) {
     assert_eq!(
         kinds(&x),
         vec![
-            (0, Rmw),  // the first cmpxchg succeeds
-            (0, Read), // the second fails: it only reads
+            (0, CmpXchg), // succeeds
+            (0, CmpXchg), // fails: it only reads
             (0, Rmw),
             (0, Copy),
             (0, Write), // memset
@@ -759,15 +775,13 @@ int main(void) {
         (e[0].value, e[1].value, e[2].value, e[5].value),
         (0, 1, 1, 11)
     );
-    assert_ne!(e[0].flags & FLAG_FROM_TRY, 0);
-    assert_ne!(e[1].flags & FLAG_FROM_TRY, 0);
-    assert_eq!(e[2].flags & FLAG_FROM_TRY, 0);
+    assert!(!e[0].failed() && e[1].failed() && !e[2].failed());
     assert_ne!(e[2].flags & FLAG_ATOMIC, 0);
     // s1 = s2: 24 bytes from s2 to s1; the memset writes all of s2.
-    assert_eq!(e[3].len, 24);
-    assert_eq!(e[4].addr, e[3].src);
+    assert_eq!((e[3].len, e[3].arg_len), (24, 24));
+    assert_eq!(e[4].addr, e[3].arg);
     assert_eq!(e[4].len, 24);
-    assert_ne!(e[3].addr, e[3].src);
+    assert_ne!(e[3].addr, e[3].arg);
 }
 
 #[test]
@@ -790,19 +804,20 @@ int main(void) {
 "#;
     let mut f = fixture(src);
     // T0 holds m when T1 tries it.
-    let busy = f.run(&[0, 0, 1]);
+    let busy = f.run(&[0, 0, 0, 1]);
     use Kind::*;
     assert_eq!(
-        kinds(&busy)[..4],
-        [(0, Create), (0, Lock), (1, TryFail), (1, Write)]
+        kinds(&busy)[..5],
+        [(0, Create), (0, Write), (0, Lock), (1, TryLock), (1, Write)]
     );
-    assert_eq!(busy.events[2].addr, busy.events[1].addr);
-    assert_eq!(busy.events[3].value, 16, "EBUSY is stored in r");
+    assert_ne!(busy.events[3].flags & FLAG_FAILED, 0, "the mutex was busy");
+    assert_eq!(busy.events[3].addr, busy.events[2].addr);
+    assert_eq!(busy.events[4].value, 16, "EBUSY is stored in r");
     assert_eq!(busy.end, End::Exit(16));
     // T1 tries first and gets the mutex; it never unlocks it, so T0's lock deadlocks.
     let got = f.run(&[0, 1]);
-    assert_eq!(kinds(&got)[..3], [(0, Create), (1, Lock), (1, Write)]);
-    assert_ne!(got.events[1].flags & FLAG_FROM_TRY, 0);
+    assert_eq!(kinds(&got)[..3], [(0, Create), (1, TryLock), (1, Write)]);
+    assert!(!got.events[1].failed());
     assert_eq!(got.events[2].value, 0);
     assert_eq!(got.end, End::Deadlock);
     assert_eq!(
@@ -850,5 +865,11 @@ int main(void) {
     assert!(!x
         .events
         .iter()
-        .any(|e| e.kind() == Kind::Write && e.value == 2));
+        .any(|e| e.kind() == Kind::Write && e.flags & FLAG_STORE == 0 && e.value == 2));
+    // The join stores the value in ret: an event of T0's.
+    assert!(x
+        .events
+        .iter()
+        .any(|e| (e.tid(), e.kind(), e.flags & FLAG_STORE, e.value)
+            == (0, Kind::Write, FLAG_STORE, 42)));
 }

@@ -6,12 +6,12 @@
  * (2 traces, one per order, correct); if both read 0 first, the two flag stores are ordered
  * 2 ways (2 traces, both with entered[0] + entered[1] == 2, failing). entered[0] and
  * entered[1] are disjoint, so they add nothing -> 4 traces, 2 failing.
- * none: 1655 interleavings, 1288 failing (enumerated over the event model).
+ * none: 1591 interleavings, 1106 failing (enumerated over the event model).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=assertion location=check_then_act.c:40
  * run: --keep-going --algorithm optimal ; verdict=error kind=assertion executions=4 blocked=0 failing=2
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=1655 failing=1288
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=1591 failing=1106
  * run: --algorithm source ; verdict=error kind=assertion
  * run: --algorithm classic ; verdict=error kind=assertion
  */

@@ -2,13 +2,13 @@
  *
  * Traces (optimal): T1's whole section before T2's, T2's before T1's (the orders on a and
  * on b must agree), or each holds its first lock and waits for the other's: deadlock
- * -> 3 executions, 1 failing. none: 3095 interleavings, 8 of them deadlock (enumerated:
- * main's read of the pthread_t locals can interleave with the threads' lock events).
+ * -> 3 executions, 1 failing. none: 3527 interleavings, 10 of them deadlock (enumerated:
+ * main's stores of the pthread_t ids can interleave with the threads' lock events).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=deadlock
  * run: --keep-going --algorithm optimal ; verdict=error kind=deadlock executions=3 blocked=0 failing=1
- * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=3095 failing=8
+ * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=3527 failing=10
  * run: --algorithm source ; verdict=error kind=deadlock
  * run: --algorithm classic ; verdict=error kind=deadlock
  */

@@ -4,12 +4,12 @@
  *
  * Traces (optimal): consumer reads ready before the producer sets it (1 trace, ok);
  * otherwise its read of data is before (fails: seen == 0) or after (ok) the write of data
- * -> 3 traces, 1 failing. none: 1035 interleavings, 201 failing (enumerated).
+ * -> 3 traces, 1 failing. none: 964 interleavings, 205 failing (enumerated).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=assertion location=handoff_broken.c:43
  * run: --keep-going --algorithm optimal ; verdict=error kind=assertion executions=3 blocked=0 failing=1
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=1035 failing=201
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=964 failing=205
  * run: --algorithm source ; verdict=error kind=assertion
  * run: --algorithm classic ; verdict=error kind=assertion
  */

@@ -2,12 +2,12 @@
  * which increment it without a lock. Same structure as a lost update on a global:
  * 4 traces, 2 failing (see lost_update2.c). malloc/initialisation happen before the first
  * pthread_create and free after the joins, so they add no interleavings: none explores
- * 594 interleavings, 264 failing, as for the global version.
+ * 594 interleavings, 240 failing, as for the global version.
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=assertion location=heap_lost_update.c:38
  * run: --keep-going --algorithm optimal ; verdict=error kind=assertion executions=4 blocked=0 failing=2
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=594 failing=264
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=594 failing=240
  * run: --algorithm source ; verdict=error kind=assertion
  * run: --algorithm classic ; verdict=error kind=assertion
  */

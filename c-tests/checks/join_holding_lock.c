@@ -3,12 +3,12 @@
  * thread and the thread waits for the lock: deadlock.
  *
  * Traces (optimal): the two lock acquisitions are ordered 2 ways -> 2 executions, 1
- * deadlock. none: 4 (enumerated).
+ * deadlock. none: 10 (enumerated).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=deadlock
  * run: --keep-going --algorithm optimal ; verdict=error kind=deadlock executions=2 blocked=0 failing=1
- * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=4 failing=1
+ * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=10 failing=1
  * run: --algorithm source ; verdict=error kind=deadlock
  * run: --algorithm classic ; verdict=error kind=deadlock
  */

@@ -3,13 +3,13 @@
  * pair (a from before the copy, b from after).
  *
  * Traces (optimal): the copy is before both field reads, between them (torn: fails), or
- * after both -> 3 executions, 1 failing. none: 1064 interleavings, 340 failing
+ * after both -> 3 executions, 1 failing. none: 665 interleavings, 170 failing
  * (enumerated; reader: load s.a, store ra, load s.b, store rb, finish).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=assertion location=memcpy_torn.c:48
  * run: --keep-going --algorithm optimal ; verdict=error kind=assertion executions=3 blocked=0 failing=1
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=1064 failing=340
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=665 failing=170
  * run: --algorithm source ; verdict=error kind=assertion
  * run: --algorithm classic ; verdict=error kind=assertion
  */

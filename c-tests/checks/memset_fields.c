@@ -3,11 +3,11 @@
  * with the write of c (bytes 8-11) but not with the write of b (bytes 4-7).
  *
  * Traces (optimal): only the order of memset and `s.b = 7` matters -> 2 executions. Safe:
- * a is always 0, c always 5, b is 0 or 7. none: 258 interleavings (enumerated).
+ * a is always 0, c always 5, b is 0 or 7. none: 215 interleavings (enumerated).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
- * run: --algorithm none ; verdict=safe executions=258
+ * run: --algorithm none ; verdict=safe executions=215
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  */

@@ -3,7 +3,7 @@
  * pthread_mutex_destroy (both in main, outside the concurrent part).
  *
  * Traces (optimal): the critical sections (lock, load, store, unlock) are totally ordered
- * by the mutex and every order is a different trace: N! (2, 6, 24). none with N=2: 1962
+ * by the mutex and every order is a different trace: N! (2, 6, 24). none with N=2: 2302
  * interleavings (enumerated over the event model). --max-executions 2 on N=3 stops after
  * 2 of the 6 executions: incomplete.
  *
@@ -11,7 +11,7 @@
  * run: --algorithm optimal -DN=2 ; verdict=safe executions=2 blocked=0
  * run: --algorithm optimal -DN=3 ; verdict=safe executions=6 blocked=0
  * run: --algorithm optimal -DN=4 ; verdict=safe executions=24 blocked=0
- * run: --algorithm none -DN=2 ; verdict=safe executions=1962
+ * run: --algorithm none -DN=2 ; verdict=safe executions=2302
  * run: --algorithm source -DN=3 ; verdict=safe
  * run: --algorithm classic -DN=3 ; verdict=safe
  * run: --algorithm optimal -DN=3 --max-executions 2 ; verdict=incomplete executions=2 exit=3

@@ -2,11 +2,11 @@
  * mutex (it never unlocks), so the loser's trylock must fail. Safe: exactly one winner.
  *
  * Traces (optimal): the successful and the failed trylock are dependent -> 2 executions
- * (either thread wins). none: 551 interleavings (enumerated).
+ * (either thread wins). none: 637 interleavings (enumerated).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
- * run: --algorithm none ; verdict=safe executions=551
+ * run: --algorithm none ; verdict=safe executions=637
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  */

@@ -4,12 +4,12 @@
  *
  * Traces (optimal): one thread's whole section before the other's (2 traces, ok), or the
  * second trylock falls inside the first thread's section and fails (2 traces, failing)
- * -> 4 executions, 2 failing. none: 2715 interleavings, 753 failing (enumerated).
+ * -> 4 executions, 2 failing. none: 3069 interleavings, 767 failing (enumerated).
  *
  * cdpor-test
  * run: --algorithm optimal ; verdict=error kind=assertion location=trylock_skip_bug.c:37
  * run: --keep-going --algorithm optimal ; verdict=error kind=assertion executions=4 blocked=0 failing=2
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=2715 failing=753
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=3069 failing=767
  * run: --algorithm source ; verdict=error kind=assertion
  * run: --algorithm classic ; verdict=error kind=assertion
  */

@@ -7,7 +7,7 @@
  * its wait (lost: deadlock) or after it (woken): 2 traces. 3 in all, 1 failing.
  *
  * cdpor-test
- * run: ; verdict=error kind=deadlock contains="no signal came after its wait"
+ * run: ; verdict=error kind=deadlock contains="no signal woke it"
  * run: --keep-going ; verdict=error kind=deadlock executions=3 failing=1 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=deadlock executions=3 failing=1
  * run: --algorithm classic ; verdict=error kind=deadlock

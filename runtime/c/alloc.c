@@ -60,15 +60,18 @@ void *__cdpor_calloc(size_t n, size_t size) {
 
 void __cdpor_free(void *p) { (void)p; }
 
+/* The copy into the new block reads the old one; the new block is fresh, so no other
+ * thread can see its bytes yet. */
 void *__cdpor_realloc(void *p, size_t size) {
     uint32_t site = __cdpor_site;
     if (!p)
         return bump(size, 16, site);
+    uint64_t old = block_size(p);
+    size_t n = old < size ? old : size;
+    cdpor_read_block(p, n, site);
     void *q = bump(size, 16, site);
-    if (q) {
-        uint64_t old = block_size(p);
-        memcpy(q, p, old < size ? old : size);
-    }
+    if (q)
+        memcpy(q, p, n);
     return q;
 }
 
@@ -85,16 +88,20 @@ int __cdpor_posix_memalign(void **out, size_t align, size_t size) {
 }
 
 char *__cdpor_strdup(const char *s) {
+    uint32_t site = __cdpor_site;
+    cdpor_read_string(s, SIZE_MAX, site);
     size_t n = strlen(s) + 1;
-    char *p = bump(n, 16, __cdpor_site);
+    char *p = bump(n, 16, site);
     if (p)
         memcpy(p, s, n);
     return p;
 }
 
 char *__cdpor_strndup(const char *s, size_t max) {
+    uint32_t site = __cdpor_site;
+    cdpor_read_string(s, max, site);
     size_t n = strnlen(s, max);
-    char *p = bump(n + 1, 16, __cdpor_site);
+    char *p = bump(n + 1, 16, site);
     if (p) {
         memcpy(p, s, n);
         p[n] = 0;

@@ -36,21 +36,27 @@ __asm__(".text\n"
         "  ret\n"
         ".size cdpor_fiber_switch, .-cdpor_fiber_switch\n");
 
-void cdpor_fiber_main(void); /* Rust: runs the current thread's body, never returns */
+/* A new fiber's first frame "returns" here with its entry function in rbx, and the stack
+ * aligned as at a function's entry. The entry never returns. */
+__asm__(".text\n"
+        ".type cdpor_fiber_start,@function\n"
+        "cdpor_fiber_start:\n"
+        "  subq $8, %rsp\n"
+        "  call *%rbx\n"
+        "  ud2\n"
+        ".size cdpor_fiber_start, .-cdpor_fiber_start\n");
 
-static void fiber_trampoline(void) {
-    cdpor_fiber_main();
-    __builtin_unreachable();
-}
+void cdpor_fiber_start(void);
 
-/* Lays out a first frame that cdpor_fiber_switch "returns" into fiber_trampoline from,
- * with the stack aligned as if fiber_trampoline had been called. */
-void *cdpor_fiber_init(void *stack_top) {
+/* Lays out a first frame that cdpor_fiber_switch "returns" into cdpor_fiber_start from. */
+void *cdpor_fiber_init(void *stack_top, void (*entry)(void)) {
     uint64_t *sp = (uint64_t *)((uintptr_t)stack_top & ~(uintptr_t)15);
     *--sp = 0; /* fake return address: ends backtraces */
-    *--sp = (uint64_t)(uintptr_t)fiber_trampoline;
-    for (int i = 0; i < 6; i++)
-        *--sp = 0; /* rbp rbx r12 r13 r14 r15 */
+    *--sp = (uint64_t)(uintptr_t)cdpor_fiber_start;
+    *--sp = 0;                            /* rbp */
+    *--sp = (uint64_t)(uintptr_t)entry;   /* rbx */
+    for (int i = 0; i < 4; i++)
+        *--sp = 0; /* r12 r13 r14 r15 */
     *--sp = 0x1f80ULL | (0x037fULL << 32); /* default MXCSR, x87 control word */
     return sp;
 }

@@ -2,6 +2,7 @@
  * __cdpor_user_main by the instrumentation; this main hands the process to the fork
  * server. */
 #define _GNU_SOURCE
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,19 +13,49 @@
 
 int main(int argc, char **argv, char **envp) { return cdpor_rt_main(argc, argv, envp); }
 
-static void on_fatal(int sig, siginfo_t *info, void *ctx) {
-    ucontext_t *uc = ctx;
-    cdpor_crash(sig, (uint64_t)(uintptr_t)info->si_addr, (uint64_t)uc->uc_mcontext.gregs[REG_RIP]);
+extern char cdpor_probe_begin[], cdpor_probe_end[], cdpor_probe_fault[];
+
+/* A library call's footprint computed by the runtime itself (when the call executes):
+ * a fault there is reported to the runtime instead of crashing it. */
+static jmp_buf footprint_env;
+static volatile sig_atomic_t computing_footprint;
+
+int cdpor_protected_footprint(cdpor_footprint fp, const void *ctx, cdpor_ranges *out) {
+    if (_setjmp(footprint_env)) {
+        computing_footprint = 0;
+        return -1;
+    }
+    computing_footprint = 1;
+    fp(ctx, out);
+    computing_footprint = 0;
+    return 0;
 }
 
-/* Fatal signals run on an alternate stack so that a fiber's stack overflow is reported. */
+/* A fault in a probe resumes at the probe's fault exit; any other is the program's crash
+ * (or the runtime's), which cdpor_crash turns into an operation of the crashing thread
+ * without returning here. */
+static void on_fatal(int sig, siginfo_t *info, void *ctx) {
+    ucontext_t *uc = ctx;
+    uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (pc >= (uintptr_t)cdpor_probe_begin && pc < (uintptr_t)cdpor_probe_end) {
+        uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)cdpor_probe_fault;
+        return;
+    }
+    if (computing_footprint)
+        _longjmp(footprint_env, 1);
+    cdpor_crash(sig, (uint64_t)(uintptr_t)info->si_addr, (uint64_t)pc);
+}
+
+/* Fatal signals run on an alternate stack so that a fiber's stack overflow is reported.
+ * The handler stays installed and unblocked (SA_NODEFER): a crashed thread leaves it for
+ * good, and another thread may crash later in the same execution. */
 void cdpor_install_signals(void *altstack, size_t size) {
     stack_t ss = {.ss_sp = altstack, .ss_size = size, .ss_flags = 0};
     sigaltstack(&ss, NULL);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fatal;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)

@@ -14,16 +14,32 @@
 /* Set by instrumented code right before each call to a redirected function. */
 extern uint32_t __cdpor_site;
 
+/* The ranges of user memory a C library call touches: up to two, each read, written or
+ * both (modes as in kinds.h). */
+typedef struct cdpor_ranges {
+    uint64_t addr, len, arg, arg_len;
+    uint32_t mode, arg_mode;
+} cdpor_ranges;
+
+/* Computes a call's ranges from the current contents of memory (a string's length). */
+typedef void (*cdpor_footprint)(const void *ctx, cdpor_ranges *out);
+
 /* Rust side. */
 int cdpor_rt_main(int argc, char **argv, char **envp);
 void cdpor_access(uint32_t kind, uint64_t addr, uint64_t len, uint64_t value, uint32_t site,
                   uint32_t flags);
+void cdpor_store(uint64_t addr, uint32_t len, uint64_t value, uint32_t site);
+void cdpor_lib(cdpor_footprint fp, const void *ctx, uint32_t site);
+void cdpor_private(uint64_t addr, uint64_t len);
+
+/* libc.c, for alloc.c: the reads of strdup's source and realloc's old block. */
+void cdpor_read_string(const char *s, size_t max, uint32_t site);
+void cdpor_read_block(const void *p, size_t n, uint32_t site);
 uint32_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
 int cdpor_join(uint64_t handle, void **retval, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
-int cdpor_mutex(uint32_t kind, void *mutex, uint32_t site);
+int cdpor_sync(uint32_t kind, void *object, uint32_t site);
 int cdpor_cond_wait(void *cond, void *mutex, uint32_t site);
-int cdpor_cond_signal(void *cond, int broadcast, uint32_t site);
 _Noreturn void cdpor_process_exit(int code, uint32_t site);
 _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,
                                  uint32_t site);
@@ -35,10 +51,11 @@ _Noreturn void cdpor_crash(int sig, uint64_t addr, uint64_t pc);
 
 /* C side, called from Rust. */
 void cdpor_fiber_switch(void **save_sp, void *to_sp);
-void *cdpor_fiber_init(void *stack_top);
+void *cdpor_fiber_init(void *stack_top, void (*entry)(void));
 void cdpor_install_signals(void *altstack, size_t size);
 void cdpor_quiet_stdio(int devnull);
 void cdpor_flush_stdio(void);
 int __cdpor_user_main(int argc, char **argv, char **envp);
+int cdpor_protected_footprint(cdpor_footprint fp, const void *ctx, cdpor_ranges *out);
 
 #endif

@@ -48,9 +48,12 @@ void __cdpor_memset(void *dst, uint64_t len, uint32_t site) {
 int __cdpor_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                            void *(*start)(void *), void *arg) {
     (void)attr;
-    uint32_t tid = cdpor_create(start, arg, __cdpor_site);
+    uint32_t site = __cdpor_site;
+    uint32_t tid = cdpor_create(start, arg, site);
+    /* The thread's id reaches the program through a store of its own, which the new
+     * thread may run before (POSIX sets no order). */
     if (thread)
-        *thread = (pthread_t)tid + 1;
+        cdpor_store((uint64_t)(uintptr_t)thread, sizeof *thread, (uint64_t)tid + 1, site);
     return 0;
 }
 
@@ -72,6 +75,7 @@ int __cdpor_pthread_detach(pthread_t t) {
 
 /* Thread attributes only matter to the OS thread library; fibers ignore them. */
 int __cdpor_pthread_attr_init(pthread_attr_t *attr) {
+    cdpor_access(CDPOR_K_WRITE, (uint64_t)(uintptr_t)attr, sizeof *attr, 0, __cdpor_site, 0);
     memset(attr, 0, sizeof *attr);
     return 0;
 }
@@ -84,7 +88,7 @@ int __cdpor_pthread_attr_destroy(pthread_attr_t *attr) {
 /* ---- mutexes ---- */
 
 int __cdpor_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
-    int r = cdpor_mutex(CDPOR_K_MUTEXINIT, m, __cdpor_site);
+    int r = cdpor_sync(CDPOR_K_MUTEXINIT, m, __cdpor_site);
     int type;
     /* Keep a type that is not modelled where the static initializers put it, so that the
      * first lock refuses the mutex as it refuses PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP. */
@@ -95,19 +99,19 @@ int __cdpor_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *at
 }
 
 int __cdpor_pthread_mutex_destroy(pthread_mutex_t *m) {
-    return cdpor_mutex(CDPOR_K_MUTEXDESTROY, m, __cdpor_site);
+    return cdpor_sync(CDPOR_K_MUTEXDESTROY, m, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_lock(pthread_mutex_t *m) {
-    return cdpor_mutex(CDPOR_K_LOCK, m, __cdpor_site);
+    return cdpor_sync(CDPOR_K_LOCK, m, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_trylock(pthread_mutex_t *m) {
-    return cdpor_mutex(CDPOR_K_TRYLOCK, m, __cdpor_site);
+    return cdpor_sync(CDPOR_K_TRYLOCK, m, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
-    return cdpor_mutex(CDPOR_K_UNLOCK, m, __cdpor_site);
+    return cdpor_sync(CDPOR_K_UNLOCK, m, __cdpor_site);
 }
 
 /* ---- condition variables ----
@@ -115,23 +119,25 @@ int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
  * operation is a wake on its address. */
 
 int __cdpor_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *attr) {
-    (void)c;
     (void)attr;
-    return 0;
+    return cdpor_sync(CDPOR_K_CONDINIT, c, __cdpor_site);
 }
 
 int __cdpor_pthread_cond_destroy(pthread_cond_t *c) {
-    (void)c;
-    return 0;
+    return cdpor_sync(CDPOR_K_CONDDESTROY, c, __cdpor_site);
 }
 
 int __cdpor_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
     return cdpor_cond_wait(c, m, __cdpor_site);
 }
 
-int __cdpor_pthread_cond_signal(pthread_cond_t *c) { return cdpor_cond_signal(c, 0, __cdpor_site); }
+int __cdpor_pthread_cond_signal(pthread_cond_t *c) {
+    return cdpor_sync(CDPOR_K_CONDSIGNAL, c, __cdpor_site);
+}
 
-int __cdpor_pthread_cond_broadcast(pthread_cond_t *c) { return cdpor_cond_signal(c, 1, __cdpor_site); }
+int __cdpor_pthread_cond_broadcast(pthread_cond_t *c) {
+    return cdpor_sync(CDPOR_K_CONDBROADCAST, c, __cdpor_site);
+}
 
 /* ---- ending the program ---- */
 

@@ -4,17 +4,27 @@
 //! A thread always runs up to its next visible operation, announces it (`pending`) and
 //! waits there until the scheduler picks it; the picked thread then executes that
 //! operation and runs on. So at every scheduling point each live thread's next operation
-//! is known, which is what sleep sets and the end-of-execution race analysis need.
+//! is known, which is what sleep sets and the end-of-execution race analysis need. What an
+//! operation means is `cdpor_sched::ops`'; this module supplies the real state it works
+//! on (`World`) and what only a real process has: fibers, memory, crashes, the trace.
+//!
+//! A crash is an operation too: a thread that faults in its own code gets a fresh frame
+//! on its stack whose pending operation is the crash, and other threads may run before
+//! it. The runtime's own reads and writes of user memory go through `probe`, so a bad
+//! address makes the access itself the crash.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
 
-use cdpor_sched::event::{FLAG_FROM_TRY, FLAG_VALUE};
-use cdpor_sched::shm::{self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadStatus};
-use cdpor_sched::{Event, Kind, Pick, Scheduler, ThreadSet, Tid, MAX_THREADS};
+use cdpor_sched::event::{FLAG_FAILED, FLAG_SCAN, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::ops::{self, World};
+use cdpor_sched::shm::{
+    self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
+};
+use cdpor_sched::{Event, Kind, Pick, Scheduler, Step, ThreadSet, Tid, MAX_THREADS};
 
 use crate::layout::{stack_top, STACK_GUARD, STACK_SLOT};
-use crate::{ffi, Global};
+use crate::{ffi, probe, Global};
 
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -29,55 +39,117 @@ enum Status {
     Finished,
 }
 
+type StartRoutine = unsafe extern "C" fn(*mut c_void) -> *mut c_void;
+
+/// The ranges of user memory a C library call touches (`runtime/c/rt.h`).
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct Ranges {
+    addr: u64,
+    len: u64,
+    arg: u64,
+    arg_len: u64,
+    mode: u32,
+    arg_mode: u32,
+}
+
+/// Computes a library call's ranges from the current contents of memory.
+pub type Footprint = unsafe extern "C" fn(ctx: *const c_void, out: *mut Ranges);
+
+extern "C" {
+    /// Runs `fp` and returns 0, or -1 if it faulted (`runtime/c/main.c`).
+    fn cdpor_protected_footprint(fp: Footprint, ctx: *const c_void, out: *mut Ranges) -> c_int;
+}
+
+/// A `Lib` event of thread `tid` over `r`.
+fn lib_event(r: &Ranges, site: u32) -> Event {
+    let len = |n: u64| n.min(u32::MAX as u64) as u32;
+    Event {
+        addr: r.addr,
+        len: len(r.len),
+        arg: r.arg,
+        arg_len: len(r.arg_len),
+        modes: ops::memory::modes(r.mode as u8 & 3, r.arg_mode as u8 & 3),
+        flags: FLAG_SCAN,
+        site,
+        ..Event::new(0, Kind::Lib)
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Thread {
     status: Status,
     pending: Event,
     sp: *mut c_void,
     parent: Tid,
-    start: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
+    /// Threads it created so far (the rank of its next child).
+    children: u32,
+    start: Option<StartRoutine>,
     arg: *mut c_void,
     retval: *mut c_void,
     /// Result of the last executed operation, for the shim that asked for it.
     result: u64,
     /// Site of the thread's last executed operation, to locate crashes.
     last_site: u32,
+    /// The thread's `errno` while another thread runs (all fibers share the OS thread's).
+    errno: c_int,
+    /// How it crashed, once it has: signal, faulting address, instruction.
+    crash: (c_int, u64, u64),
+    /// For a pending library call: how to compute its ranges again.
+    lib: Option<(Footprint, *const c_void)>,
+    /// Memory only this thread's library call in progress uses (`cdpor_private`): its
+    /// accesses are not events.
+    private: (u64, u64),
 }
 
 const UNUSED: Thread = Thread {
     status: Status::Unused,
     pending: Event {
         addr: 0,
-        src: 0,
+        arg: 0,
         value: 0,
-        enabled: 0,
         len: 0,
-        site: 0,
+        arg_len: 0,
         tid: 0,
+        aux: 0,
+        site: 0,
+        choice: 0,
+        choices: 0,
         kind: 0,
         flags: 0,
-        aux: 0,
+        modes: 0,
+        _pad: 0,
     },
     sp: ptr::null_mut(),
-    parent: 0,
+    parent: NO_PARENT,
+    children: 0,
     start: None,
     arg: ptr::null_mut(),
     retval: ptr::null_mut(),
     result: 0,
     last_site: 0,
+    errno: 0,
+    crash: (0, 0, 0),
+    lib: None,
+    private: (0, 0),
 };
 
 pub struct Exec {
     hdr: *mut Header,
     events: *mut Event,
+    enabled_out: *mut ThreadSet,
     threads_out: *mut ThreadEnd,
+    names: *mut ThreadName,
     allocs: *mut Alloc,
     sched: Scheduler<'static>,
     threads: &'static mut [Thread; MAX_THREADS],
-    nthreads: u32,
+    /// Threads at `Status::Ready`.
+    ready: ThreadSet,
     cur: Tid,
     /// Enabled threads at the current scheduling point (recorded with the event).
     enabled: ThreadSet,
+    /// Runtime code is running (not the program's): a fault now is cdpor's own.
+    in_runtime: bool,
     show_output: bool,
     argc: c_int,
     argv: *mut *mut c_char,
@@ -110,6 +182,10 @@ fn ex() -> &'static mut Exec {
     }
 }
 
+fn errno() -> &'static mut c_int {
+    unsafe { &mut *libc::__errno_location() }
+}
+
 /// Starts the execution described by the request in shared memory; never returns.
 ///
 /// # Safety
@@ -126,20 +202,32 @@ pub unsafe fn start(
         cap_steps: (*hdr).cap_steps as usize,
     };
     let sched_len = ((*hdr).sched_len as usize).min(layout.cap_steps);
-    let schedule = std::slice::from_raw_parts(base.add(layout.schedule()) as *const Tid, sched_len);
+    let schedule =
+        std::slice::from_raw_parts(base.add(layout.schedule()) as *const Step, sched_len);
     let sleep_len = ((*hdr).sleep_len as usize).min(MAX_THREADS);
     let sleep = std::slice::from_raw_parts(base.add(layout.sleep()) as *const Event, sleep_len);
     let max_steps = ((*hdr).max_steps as usize).min(layout.cap_steps);
+    let names = base.add(layout.names()) as *mut ThreadName;
+    if (*hdr).n_names == 0 {
+        names.write(ThreadName {
+            parent: NO_PARENT,
+            index: 0,
+        });
+        (*hdr).n_names = 1;
+    }
     *EXEC.get() = Some(Exec {
         hdr,
         events: base.add(layout.events()) as *mut Event,
+        enabled_out: base.add(layout.enabled()) as *mut ThreadSet,
         threads_out: base.add(layout.threads()) as *mut ThreadEnd,
+        names,
         allocs: base.add(layout.allocs()) as *mut Alloc,
         sched: Scheduler::new(schedule, sleep, (*hdr).sleep_from as usize, max_steps),
         threads: &mut THREADS.get().0,
-        nthreads: 0,
+        ready: ThreadSet::EMPTY,
         cur: 0,
         enabled: ThreadSet::EMPTY,
+        in_runtime: true,
         show_output,
         argc,
         argv,
@@ -147,15 +235,14 @@ pub unsafe fn start(
         boot_sp: ptr::null_mut(),
     });
     let e = ex();
-    let main = e
-        .new_thread(None, ptr::null_mut(), 0)
-        .unwrap_or_else(|| libc::_exit(3));
+    if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT) {
+        libc::_exit(3)
+    }
     // The main thread's first operation is announced like a created thread's: run it
     // up to there, then schedule.
-    e.threads[main as usize].status = Status::Starting;
-    e.cur = main;
-    (*hdr).running = main;
-    ffi::cdpor_fiber_switch(&mut e.boot_sp, e.threads[main as usize].sp);
+    e.cur = 0;
+    (*hdr).running = 0;
+    ffi::cdpor_fiber_switch(&mut e.boot_sp, e.threads[0].sp);
     // The main thread switches back here once it has announced its first operation.
     let e = ex();
     let first = e.choose();
@@ -166,22 +253,62 @@ pub unsafe fn start(
     libc::_exit(3)
 }
 
+impl World for Exec {
+    fn mutex_word(&self, m: u64) -> u32 {
+        unsafe { (m as *const u32).read_volatile() }
+    }
+    fn set_mutex_word(&mut self, m: u64, v: u32) {
+        unsafe { (m as *mut u32).write_volatile(v) }
+    }
+    fn ready(&self) -> ThreadSet {
+        self.ready
+    }
+    fn pending(&self, t: Tid) -> &Event {
+        &self.threads[t as usize].pending
+    }
+    fn pending_mut(&mut self, t: Tid) -> &mut Event {
+        &mut self.threads[t as usize].pending
+    }
+    fn finished(&self, t: Tid) -> bool {
+        self.threads
+            .get(t as usize)
+            .is_some_and(|th| th.status == Status::Finished)
+    }
+    fn choose(&mut self, n: u32) -> u32 {
+        self.sched.choice(n)
+    }
+}
+
 impl Exec {
     fn hdr(&mut self) -> &mut Header {
         unsafe { &mut *self.hdr }
     }
 
-    /// Sets up a fiber for a new thread; `None` when there are too many threads.
-    fn new_thread(
-        &mut self,
-        start: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
-        arg: *mut c_void,
-        parent: Tid,
-    ) -> Option<Tid> {
-        let t = self.nthreads;
-        if t as usize >= MAX_THREADS {
+    /// The number of the `index`-th child of `parent`: the one it was given when a
+    /// thread of that name first ran in this exploration, or the next free one.
+    fn number(&mut self, parent: Tid, index: u32) -> Option<Tid> {
+        let want = ThreadName { parent, index };
+        let n = self.hdr().n_names as usize;
+        let names = unsafe { std::slice::from_raw_parts(self.names, n) };
+        if let Some(t) = names.iter().position(|x| *x == want) {
+            return Some(t as Tid);
+        }
+        if n >= MAX_THREADS {
             return None;
         }
+        unsafe { self.names.add(n).write(want) };
+        self.hdr().n_names = n as u32 + 1;
+        Some(n as Tid)
+    }
+
+    /// Sets up a fiber for thread `t`; false when its stack cannot be mapped.
+    fn new_thread(
+        &mut self,
+        t: Tid,
+        start: Option<StartRoutine>,
+        arg: *mut c_void,
+        parent: Tid,
+    ) -> bool {
         let top = stack_top(t);
         let bottom = top - STACK_SLOT + STACK_GUARD;
         unsafe {
@@ -191,50 +318,27 @@ impl Exec {
                 libc::PROT_READ | libc::PROT_WRITE,
             ) != 0
             {
-                return None;
+                return false;
             }
         }
-        self.nthreads += 1;
         self.threads[t as usize] = Thread {
             status: Status::Starting,
-            sp: unsafe { ffi::cdpor_fiber_init(top as *mut c_void) },
+            sp: unsafe { ffi::cdpor_fiber_init(top as *mut c_void, cdpor_fiber_main) },
             parent,
             start,
             arg,
             ..UNUSED
         };
-        Some(t)
+        true
     }
 
     fn enabled_and_live(&self) -> (ThreadSet, ThreadSet) {
-        let mut enabled = ThreadSet::EMPTY;
-        let mut live = ThreadSet::EMPTY;
-        for t in 0..self.nthreads {
-            let th = &self.threads[t as usize];
-            if th.status != Status::Ready {
-                continue;
-            }
-            live.insert(t);
-            if self.can_run(&th.pending) {
-                enabled.insert(t);
-            }
-        }
+        let live = self.ready;
+        let enabled = live
+            .iter()
+            .filter(|&t| ops::enabled(self, &self.threads[t as usize].pending))
+            .collect();
         (enabled, live)
-    }
-
-    /// Whether a pending operation can execute now: locks wait for the mutex to be free,
-    /// joins for the thread to finish.
-    fn can_run(&self, ev: &Event) -> bool {
-        match ev.kind() {
-            Kind::Lock => unsafe { mutex_word(ev.addr).read_volatile() == 0 },
-            // Woken by a signal, and the mutex is free to take back.
-            Kind::CondWake => ev.value == 1 && unsafe { mutex_word(ev.src).read_volatile() == 0 },
-            Kind::Join => self
-                .threads
-                .get(ev.aux as usize)
-                .is_some_and(|t| t.status == Status::Finished),
-            _ => true,
-        }
     }
 
     /// Picks the thread that performs the next event, or ends the execution.
@@ -253,34 +357,37 @@ impl Exec {
         }
     }
 
+    /// Runs thread `next` until it switches back; each thread keeps its own `errno`.
     fn switch_to(&mut self, next: Tid) {
         let from = self.cur;
+        self.threads[from as usize].errno = *errno();
         self.cur = next;
         unsafe { (*self.hdr).running = next };
         let save: *mut *mut c_void = &mut self.threads[from as usize].sp;
         let to = self.threads[next as usize].sp;
         unsafe { ffi::cdpor_fiber_switch(save, to) };
+        let e = ex();
+        *errno() = e.threads[e.cur as usize].errno;
     }
 
     /// Announces the current thread's next operation and returns once it has executed.
     fn submit(&mut self, ev: Event) {
+        self.in_runtime = true;
         let t = self.cur;
         let th = &mut self.threads[t as usize];
-        th.pending = Event {
-            tid: t as u16,
-            ..ev
-        };
+        th.pending = Event { tid: t, ..ev };
         let starting = th.status == Status::Starting;
+        let parent = th.parent;
         th.status = Status::Ready;
+        self.ready.insert(t);
         if starting {
             // First operation of a new thread: go back to its creator, which is in the
             // middle of executing the create.
-            let parent = th.parent;
             if t == 0 {
-                self.cur = 0;
-                unsafe { (*self.hdr).running = 0 };
+                self.threads[0].errno = *errno();
                 let save: *mut *mut c_void = &mut self.threads[0].sp;
                 unsafe { ffi::cdpor_fiber_switch(save, self.boot_sp) };
+                *errno() = ex().threads[0].errno;
             } else {
                 self.switch_to(parent);
             }
@@ -291,82 +398,81 @@ impl Exec {
             }
         }
         // Picked: this thread's pending operation runs now.
-        ex().execute();
+        let e = ex();
+        e.execute();
+        e.in_runtime = false;
     }
 
     /// Executes the current thread's pending operation and records it.
     fn execute(&mut self) {
         let t = self.cur;
+        let step = self.sched.step() as u32;
         let mut ev = self.threads[t as usize].pending;
-        ev.enabled = self.enabled.0;
-        // Set first: reading the value below may fault on a bad address.
-        self.threads[t as usize].last_site = ev.site;
-        self.threads[t as usize].status = Status::Running;
-        let mut result = 0u64;
+        let th = &mut self.threads[t as usize];
+        th.last_site = ev.site;
+        th.status = Status::Running;
+        self.ready.remove(t);
+        let mut result = ops::execute(self, &mut ev, step) as u64;
         let mut created = None;
         match ev.kind() {
-            Kind::Read | Kind::Rmw => {
-                ev.value = read_value(ev.addr, ev.len);
-                ev.flags |= FLAG_VALUE;
-            }
-            Kind::CmpXchg => {
-                let current = read_value(ev.addr, ev.len);
-                let mask = if ev.len >= 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * ev.len)) - 1
+            Kind::Read | Kind::Rmw | Kind::CmpXchg => {
+                let Some(current) = probe::load(ev.addr, ev.len) else {
+                    self.crash_at(&ev, ev.addr)
                 };
-                ev.kind = if current == ev.value & mask {
-                    Kind::Rmw
-                } else {
-                    Kind::Read
-                } as u8;
-                ev.value = current;
-                ev.flags |= FLAG_VALUE | FLAG_FROM_TRY;
-            }
-            Kind::Lock => unsafe { mutex_word(ev.addr).write_volatile(t + 1) },
-            Kind::TryLock => unsafe {
-                if mutex_word(ev.addr).read_volatile() == 0 {
-                    mutex_word(ev.addr).write_volatile(t + 1);
-                    ev.kind = Kind::Lock as u8;
-                    ev.flags |= FLAG_FROM_TRY;
-                } else {
-                    ev.kind = Kind::TryFail as u8;
-                    result = libc::EBUSY as u64;
-                }
-            },
-            Kind::Unlock => unsafe {
-                if mutex_word(ev.addr).read_volatile() != t + 1 {
-                    result = libc::EPERM as u64;
-                }
-                mutex_word(ev.addr).write_volatile(0);
-            },
-            Kind::MutexInit => unsafe {
-                mutex_word(ev.addr).write_volatile(0);
-                ((ev.addr + MUTEX_KIND_OFFSET) as *mut i32).write_volatile(0);
-            },
-            Kind::CondWait => unsafe { mutex_word(ev.src).write_volatile(0) },
-            Kind::CondSignal => {
-                for u in 0..self.nthreads as usize {
-                    let p = &mut self.threads[u].pending;
-                    if self.threads[u].status == Status::Ready
-                        && p.kind() == Kind::CondWake
-                        && p.addr == ev.addr
-                    {
-                        p.value = 1;
+                if ev.kind() == Kind::CmpXchg {
+                    let mask = if ev.len >= 8 {
+                        u64::MAX
+                    } else {
+                        (1u64 << (8 * ev.len)) - 1
+                    };
+                    if current != ev.value & mask {
+                        ev.flags |= FLAG_FAILED;
                     }
                 }
+                ev.value = current;
+                ev.flags |= FLAG_VALUE;
             }
-            Kind::CondWake => unsafe { mutex_word(ev.src).write_volatile(t + 1) },
+            Kind::Write => {
+                if let Some(bad) = probe::unwritable(ev.addr, ev.len as u64) {
+                    self.crash_at(&ev, bad)
+                }
+                if ev.flags & FLAG_STORE != 0 {
+                    let n = (ev.len as usize).min(8);
+                    let bytes = ev.value.to_le_bytes();
+                    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), ev.addr as *mut u8, n) };
+                }
+            }
+            Kind::Copy => {
+                if let Some(bad) = probe::unreadable(ev.arg, ev.arg_len as u64)
+                    .or_else(|| probe::unwritable(ev.addr, ev.len as u64))
+                {
+                    self.crash_at(&ev, bad)
+                }
+            }
+            Kind::Lib => {
+                // The ranges as memory holds them now that the call runs.
+                if let Some((fp, ctx)) = self.threads[t as usize].lib.take() {
+                    let mut r = Ranges::default();
+                    if unsafe { cdpor_protected_footprint(fp, ctx, &mut r) } != 0 {
+                        self.crash_at(&ev, ev.addr)
+                    }
+                    ev = Event {
+                        tid: t,
+                        ..lib_event(&r, ev.site)
+                    };
+                }
+            }
             Kind::Create => {
                 let th = self.threads[t as usize];
-                match self.new_thread(th.start, th.arg, t) {
-                    Some(child) => {
+                let index = th.children;
+                self.threads[t as usize].children += 1;
+                match self.number(t, index) {
+                    Some(child) if self.new_thread(child, th.start, th.arg, t) => {
                         ev.aux = child;
                         created = Some(child);
                         result = child as u64;
                     }
-                    None => self.finish(Outcome::TooManyThreads, t, 0),
+                    _ => self.finish(Outcome::TooManyThreads, t, 0),
                 }
             }
             Kind::Join => {
@@ -384,6 +490,7 @@ impl Exec {
             Kind::ProcessExit => self.finish(Outcome::Exit, t, ev.value as i64),
             Kind::AssertFail => self.finish(Outcome::Assertion, t, 0),
             Kind::Abort => self.finish(Outcome::Abort, t, 0),
+            Kind::Crash => self.finish_crash(&ev),
             _ => {}
         }
         if let Some(child) = created {
@@ -392,10 +499,38 @@ impl Exec {
         }
     }
 
+    /// The access `ev` faults at `addr`: the crash takes its place in the trace.
+    fn crash_at(&mut self, ev: &Event, addr: u64) -> ! {
+        let crash = Event {
+            tid: ev.tid,
+            site: ev.site,
+            addr,
+            value: libc::SIGSEGV as u64,
+            ..Event::new(ev.tid, Kind::Crash)
+        };
+        self.record(crash);
+        self.finish_crash(&crash)
+    }
+
+    fn finish_crash(&mut self, crash: &Event) -> ! {
+        let overflow = crate::layout::guard_of(crash.addr).is_some();
+        let h = self.hdr();
+        h.fault_addr = crash.addr;
+        h.fault_pc = crash.arg;
+        h.outcome_line = 0;
+        let outcome = if overflow {
+            Outcome::StackOverflow
+        } else {
+            Outcome::Crash
+        };
+        self.finish(outcome, crash.tid, crash.value as i64)
+    }
+
     fn record(&mut self, ev: Event) {
         let i = self.sched.step();
         unsafe {
             self.events.add(i).write(ev);
+            self.enabled_out.add(i).write(self.enabled);
             (*self.hdr).n_events = i as u32 + 1;
         }
         self.sched.executed(&ev);
@@ -403,10 +538,14 @@ impl Exec {
 
     /// Writes how the execution ended and leaves the process.
     fn finish(&mut self, outcome: Outcome, tid: Tid, code: i64) -> ! {
-        let site = if matches!(outcome, Outcome::Assertion | Outcome::Abort | Outcome::Exit) {
-            self.threads[tid as usize % MAX_THREADS].pending.site
-        } else {
-            0
+        let site = match outcome {
+            Outcome::Assertion | Outcome::Abort | Outcome::Exit => {
+                self.threads[tid as usize % MAX_THREADS].pending.site
+            }
+            Outcome::Crash | Outcome::StackOverflow => {
+                self.threads[tid as usize % MAX_THREADS].last_site
+            }
+            _ => 0,
         };
         self.write_end(outcome, tid, site, code);
         if self.show_output {
@@ -424,17 +563,32 @@ impl Exec {
     }
 
     fn write_end(&mut self, outcome: Outcome, tid: Tid, site: u32, code: i64) {
-        for t in 0..self.nthreads {
+        let n = self.hdr().n_names.min(MAX_THREADS as u32);
+        for t in 0..n {
+            // A library call still pending: its ranges as memory holds them at the end.
+            if let (Status::Ready, Some((fp, ctx))) = (
+                self.threads[t as usize].status,
+                self.threads[t as usize].lib,
+            ) {
+                let mut r = Ranges::default();
+                if unsafe { cdpor_protected_footprint(fp, ctx, &mut r) } == 0 {
+                    let site = self.threads[t as usize].pending.site;
+                    self.threads[t as usize].pending = Event {
+                        tid: t,
+                        ..lib_event(&r, site)
+                    };
+                }
+            }
             let th = &self.threads[t as usize];
             let status = match th.status {
                 // Mid-transition threads have no next operation yet.
                 Status::Unused | Status::Starting | Status::Running => ThreadStatus::NotCreated,
                 Status::Finished => ThreadStatus::Finished,
-                Status::Ready if self.can_run(&th.pending) => ThreadStatus::Enabled,
+                Status::Ready if ops::enabled(self, &th.pending) => ThreadStatus::Enabled,
                 Status::Ready => ThreadStatus::Blocked,
             };
             let mut pending = th.pending;
-            pending.tid = t as u16;
+            pending.tid = t;
             unsafe {
                 self.threads_out.add(t as usize).write(ThreadEnd {
                     status: status as u32,
@@ -443,7 +597,6 @@ impl Exec {
                 });
             }
         }
-        let n = self.nthreads;
         let h = self.hdr();
         h.n_threads = n;
         h.outcome_tid = tid;
@@ -451,26 +604,29 @@ impl Exec {
         h.outcome_code = code;
         h.outcome = outcome as u32;
     }
-}
 
-/// The word of a `pthread_mutex_t` that the runtime uses as its lock: 0 when free, the
-/// owner's tid + 1 when held. A zeroed mutex (`PTHREAD_MUTEX_INITIALIZER`) is free.
-fn mutex_word(addr: u64) -> *mut u32 {
-    addr as *mut u32
-}
-
-fn read_value(addr: u64, len: u32) -> u64 {
-    let n = (len as usize).min(8);
-    let mut bytes = [0u8; 8];
-    unsafe { ptr::copy_nonoverlapping(addr as *const u8, bytes.as_mut_ptr(), n) };
-    u64::from_le_bytes(bytes)
+    /// Probes a synchronization object before an operation on it: a bad pointer makes
+    /// the operation a crash of its thread, as the real call would have been.
+    fn check_object(&mut self, addr: u64, len: u64, site: u32) {
+        if let Some(bad) = probe::unwritable(addr, len) {
+            let t = self.cur;
+            self.submit(Event {
+                site,
+                addr: bad,
+                value: libc::SIGSEGV as u64,
+                ..Event::new(t, Kind::Crash)
+            });
+        }
+    }
 }
 
 // ---- entry points for the C side ----
 
-#[no_mangle]
-pub extern "C" fn cdpor_fiber_main() {
+/// A new fiber starts here: the main thread runs `main`, others their start routine.
+extern "C" fn cdpor_fiber_main() {
     let e = ex();
+    e.in_runtime = false;
+    *errno() = 0;
     let t = e.cur;
     if t == 0 {
         let code = unsafe { ffi::__cdpor_user_main(e.argc, e.argv, e.envp) };
@@ -485,29 +641,108 @@ pub extern "C" fn cdpor_fiber_main() {
     }
 }
 
+/// A thread that crashed resumes here, on a fresh frame of its own stack: its next
+/// operation is the crash.
+extern "C" fn cdpor_crashed_main() {
+    let e = ex();
+    let t = e.cur;
+    let (sig, addr, pc) = e.threads[t as usize].crash;
+    let site = e.threads[t as usize].last_site;
+    e.submit(Event {
+        site,
+        addr,
+        arg: pc,
+        value: sig as u64,
+        ..Event::new(t, Kind::Crash)
+    });
+    unsafe { libc::_exit(3) }
+}
+
+/// Called from the fatal-signal handler (on the alternate stack) when the fault is not a
+/// probe's.
+#[no_mangle]
+pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
+    let e = ex();
+    let t = e.cur;
+    let th = &mut e.threads[t as usize];
+    let user = !e.in_runtime && matches!(th.status, Status::Running | Status::Starting);
+    if !user {
+        // The runtime itself faulted: end the execution here.
+        let site = th.last_site;
+        e.write_end(Outcome::Crash, t, site, sig as i64);
+        let h = e.hdr();
+        h.fault_addr = addr;
+        h.fault_pc = pc;
+        unsafe { libc::_exit(0) }
+    }
+    th.crash = (sig, addr, pc);
+    let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
+    // Leave the signal handler's frame for good.
+    let mut dummy = ptr::null_mut();
+    unsafe { ffi::cdpor_fiber_switch(&mut dummy, sp) };
+    unsafe { libc::_exit(3) }
+}
+
 #[no_mangle]
 pub extern "C" fn cdpor_access(kind: u32, addr: u64, len: u64, value: u64, site: u32, flags: u32) {
     if len == 0 {
         return;
     }
+    let e = ex();
+    let (lo, n) = e.threads[e.cur as usize].private;
+    if addr.wrapping_sub(lo) < n {
+        return;
+    }
     let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
-    let mut ev = Event::mem(0, kind, addr, len.min(u32::MAX as u64) as u32);
+    let len = len.min(u32::MAX as u64) as u32;
+    let mut ev = Event::mem(0, kind, addr, len);
     ev.site = site;
     ev.flags = flags as u8;
     if kind == Kind::Copy {
-        ev.src = value;
+        ev.arg = value;
+        ev.arg_len = len;
     } else {
         ev.value = value;
     }
-    ex().submit(ev);
+    e.submit(ev);
+}
+
+/// A C library call's accesses to user memory, as one event whose ranges `fp` computes
+/// from the contents of memory: now (a fault here is the calling thread's crash), when
+/// the call executes, and at the end of the execution if it is still pending.
+///
+/// # Safety
+/// `fp` must be callable with `ctx` until the call returns.
+#[no_mangle]
+pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32) {
+    let mut r = Ranges::default();
+    fp(ctx, &mut r);
+    let e = ex();
+    e.threads[e.cur as usize].lib = Some((fp, ctx));
+    e.submit(lib_event(&r, site));
+}
+
+/// Declares `[addr, addr+len)` private to the current thread's library call in progress
+/// (a scratch copy it works on), or ends that with `len` 0.
+#[no_mangle]
+pub extern "C" fn cdpor_private(addr: u64, len: u64) {
+    let e = ex();
+    e.threads[e.cur as usize].private = (addr, len);
+}
+
+/// A store the runtime makes into user memory on the program's behalf.
+#[no_mangle]
+pub extern "C" fn cdpor_store(addr: u64, len: u32, value: u64, site: u32) {
+    ex().submit(Event {
+        site,
+        value,
+        flags: FLAG_STORE | FLAG_VALUE,
+        ..Event::mem(0, Kind::Write, addr, len)
+    });
 }
 
 #[no_mangle]
-pub extern "C" fn cdpor_create(
-    start: Option<unsafe extern "C" fn(*mut c_void) -> *mut c_void>,
-    arg: *mut c_void,
-    site: u32,
-) -> u32 {
+pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, site: u32) -> u32 {
     let e = ex();
     let t = e.cur as usize;
     e.threads[t].start = start;
@@ -525,7 +760,9 @@ pub extern "C" fn cdpor_create(
 pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -> c_int {
     let e = ex();
     let target = handle.wrapping_sub(1);
-    if target >= e.nthreads as u64 {
+    let known =
+        (target as usize) < MAX_THREADS && e.threads[target as usize].status != Status::Unused;
+    if !known {
         return libc::ESRCH;
     }
     if target == e.cur as u64 {
@@ -536,9 +773,10 @@ pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -
         aux: target as u32,
         ..Event::new(0, Kind::Join)
     });
-    let e = ex();
     if !retval.is_null() {
-        unsafe { *retval = e.threads[e.cur as usize].result as *mut c_void };
+        let e = ex();
+        let value = e.threads[e.cur as usize].result;
+        cdpor_store(retval as u64, 8, value, site);
     }
     0
 }
@@ -554,6 +792,7 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     // Finished: hand over to another thread for good.
     loop {
         let e = ex();
+        e.in_runtime = true;
         let next = e.choose();
         e.switch_to(next);
     }
@@ -563,29 +802,38 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
 /// error-checking mutexes.
 const MUTEX_KIND_OFFSET: u64 = 16;
 
+/// An operation on a mutex or a condition variable (not a wait).
 #[no_mangle]
-pub extern "C" fn cdpor_mutex(kind: u32, mutex: *mut c_void, site: u32) -> c_int {
+pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int {
     let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
-    if mutex.is_null() {
+    if object.is_null() {
         return libc::EINVAL;
     }
-    // Only default (and adaptive) mutexes are modelled; anything else would be explored
-    // with the wrong semantics (a recursive relock taken for a self-deadlock).
-    let mutex_kind =
-        unsafe { ((mutex as u64 + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
-    if kind != Kind::MutexInit
-        && (mutex_kind == libc::PTHREAD_MUTEX_RECURSIVE
-            || mutex_kind == libc::PTHREAD_MUTEX_ERRORCHECK)
-    {
-        ex().unsupported(
-            site,
-            b"recursive and error-checking mutexes are not supported yet",
-        );
+    let size = match kind {
+        Kind::CondSignal | Kind::CondBroadcast | Kind::CondInit | Kind::CondDestroy => {
+            ops::cond::SIZE
+        }
+        _ => ops::mutex::SIZE,
+    };
+    let e = ex();
+    e.check_object(object as u64, size, site);
+    if size == ops::mutex::SIZE && kind != Kind::MutexInit {
+        // Only default (and adaptive) mutexes are modelled; anything else would be
+        // explored with the wrong semantics (a recursive relock taken for a deadlock).
+        let mutex_kind =
+            unsafe { ((object as u64 + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
+        if mutex_kind == libc::PTHREAD_MUTEX_RECURSIVE
+            || mutex_kind == libc::PTHREAD_MUTEX_ERRORCHECK
+        {
+            e.unsupported(
+                site,
+                b"recursive and error-checking mutexes are not supported yet",
+            );
+        }
     }
-    ex().submit(Event {
+    e.submit(Event {
         site,
-        addr: mutex as u64,
-        ..Event::new(0, kind)
+        ..Event::on(0, kind, object as u64)
     });
     let e = ex();
     e.threads[e.cur as usize].result as c_int
@@ -599,33 +847,20 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
         return libc::EINVAL;
     }
     let e = ex();
-    if unsafe { mutex_word(mutex as u64).read_volatile() } != e.cur + 1 {
+    e.check_object(cond as u64, ops::cond::SIZE, site);
+    e.check_object(mutex as u64, ops::mutex::SIZE, site);
+    if e.mutex_word(mutex as u64) != e.cur + 1 {
         return libc::EPERM;
     }
     let ev = Event {
         site,
-        addr: cond as u64,
-        src: mutex as u64,
-        ..Event::new(0, Kind::CondWait)
+        arg: mutex as u64,
+        ..Event::on(0, Kind::CondWait, cond as u64)
     };
     e.submit(ev);
     ex().submit(Event {
         kind: Kind::CondWake as u8,
         ..ev
-    });
-    0
-}
-
-#[no_mangle]
-pub extern "C" fn cdpor_cond_signal(cond: *mut c_void, broadcast: c_int, site: u32) -> c_int {
-    if cond.is_null() {
-        return libc::EINVAL;
-    }
-    ex().submit(Event {
-        site,
-        addr: cond as u64,
-        value: (broadcast != 0) as u64,
-        ..Event::new(0, Kind::CondSignal)
     });
     0
 }
@@ -701,29 +936,4 @@ pub extern "C" fn cdpor_log_alloc(addr: u64, size: u64, site: u32) {
         };
         e.hdr().n_allocs = i as u32 + 1;
     }
-}
-
-/// Called from the fatal-signal handler (on the alternate stack).
-#[no_mangle]
-pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
-    let e = ex();
-    let t = e.cur;
-    let overflow = crate::layout::guard_of(addr).is_some();
-    let site = e.threads[t as usize].last_site;
-    e.write_end(
-        if overflow {
-            Outcome::StackOverflow
-        } else {
-            Outcome::Crash
-        },
-        t,
-        site,
-        sig as i64,
-    );
-    // No allocation here: the fault may have struck inside malloc.
-    let h = e.hdr();
-    h.fault_addr = addr;
-    h.fault_pc = pc;
-    h.outcome_line = 0;
-    unsafe { libc::_exit(0) }
 }

@@ -7,6 +7,7 @@
 
 mod exec;
 mod layout;
+mod probe;
 mod server;
 
 use std::cell::UnsafeCell;
@@ -34,7 +35,7 @@ pub(crate) mod ffi {
 
     extern "C" {
         pub fn cdpor_fiber_switch(save_sp: *mut *mut c_void, to_sp: *mut c_void);
-        pub fn cdpor_fiber_init(stack_top: *mut c_void) -> *mut c_void;
+        pub fn cdpor_fiber_init(stack_top: *mut c_void, entry: extern "C" fn()) -> *mut c_void;
         pub fn cdpor_install_signals(altstack: *mut c_void, size: usize);
         pub fn cdpor_quiet_stdio(devnull: c_int);
         pub fn cdpor_flush_stdio();

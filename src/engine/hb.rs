@@ -1,21 +1,31 @@
 //! Happens-before over one execution, and its races.
 //!
-//! Each event gets a vector clock. Shared state keeps, per object, the last write and the
-//! reads since it (per thread, the last one), so that a new event's races are found in
-//! O(threads) and reads commute (Flanagan & Godefroid, Fig. 5, extended with read sets).
-//! Memory objects are bytes, tracked as ranges of bytes with the same history (`shadow`), so
-//! accesses of any size and alignment conflict exactly when their bytes overlap and one
-//! writes, and a large `memset` costs as little as a small store.
+//! Each event gets a vector clock. Every operation's footprint (`ops::footprint`) is the
+//! bytes it reads and writes: memory, and the bytes of the synchronization objects and
+//! the thread words it operates on. So one shadow memory (`shadow`), holding per range of
+//! bytes the last write and the reads since it, finds a new event's conflicts in
+//! O(threads) whatever the operation, and reads commute (Flanagan & Godefroid, Fig. 5,
+//! extended with read sets). What blocking adds on top:
 //!
-//! A race `e ⋖ e'`: `e` and `e'` are dependent, of different threads, `e` happens before
+//! * an event that was blocked is ordered after the event that enabled it (the release
+//!   its lock waited for, the exit its join waited for, the signal its wake waited for)
+//!   and does not race with it: it could not have run before it. The runtime records
+//!   which threads were enabled before each event, so the enabler is read off the trace
+//!   whatever the primitive;
+//! * a mutex acquisition (`ops::acquires`) races with the previous acquisition of the
+//!   mutex, not with the release in between, which it could not have preceded; a trylock,
+//!   never blocked, races with the release too (moved before it, it fails);
+//! * a creation orders the created thread's events after it.
+//!
+//! A race `e ⋖ e'`: `e` and `e'` conflict, are of different threads, `e` happens before
 //! `e'` only through their own conflict (not through `e'`'s program-order past), and no
-//! other such event lies HB-between them. Mutex acquisitions race with the previous
-//! acquisition, not with the release in between (a release is never a backtrack point).
+//! other such event lies HB-between them.
 
 use std::collections::HashMap;
 
 use super::shadow::Shadow;
-use cdpor_sched::event::FLAG_FROM_TRY;
+use super::Pending;
+use cdpor_sched::ops::{self, cond};
 use cdpor_sched::{Event, Kind, ThreadSet, Tid};
 
 /// The later event of a race: an executed event, or the next event of a thread that was
@@ -63,7 +73,7 @@ impl Hb {
 
     /// Does `i` happen before what the thread of the `later` event of a race had done
     /// before that event (F&G's `i →S p`)?
-    pub fn hb_thread_of(&self, i: usize, later: Later, pending: &[super::Pending]) -> bool {
+    pub fn hb_thread_of(&self, i: usize, later: Later, pending: &[Pending]) -> bool {
         match later {
             Later::Event(j) => self.base[j].is_some_and(|b| self.hb(i, b)),
             Later::Pending(k) => self.hb_pending(i, pending[k].event.tid()),
@@ -71,16 +81,9 @@ impl Hb {
     }
 }
 
-#[derive(Default)]
-struct MutexObj {
-    last_write: Option<usize>,
-    /// Failed trylocks since the last write.
-    reads: Vec<usize>,
-    last_acquire: Option<usize>,
-}
-
 struct State<'a> {
     events: &'a [Event],
+    enabled: &'a [ThreadSet],
     width: usize,
     clocks: Vec<u32>,
     seq: Vec<u32>,
@@ -90,14 +93,12 @@ struct State<'a> {
     thread_last: Vec<Option<usize>>,
     base: Vec<Option<usize>>,
     mem: Shadow,
-    mutexes: HashMap<u64, MutexObj>,
-    last_create: Option<usize>,
-    exit_of: Vec<Option<usize>>,
-    /// Last wait or signal on each condition variable.
-    cond_last: HashMap<u64, usize>,
-    /// The condition each thread waits on, and the signal that woke it.
-    waiting_on: Vec<Option<u64>>,
-    woken_by: Vec<Option<usize>>,
+    /// The last acquisition of each mutex.
+    last_acquire: HashMap<u64, usize>,
+    /// Threads created and not finished.
+    live: ThreadSet,
+    /// Per thread, the last event before which it was alive but not enabled.
+    disabled_before: Vec<Option<usize>>,
     reads_commute: bool,
     cur: Current,
 }
@@ -108,7 +109,7 @@ struct Current {
     tid: Tid,
     /// The clock the event starts from (program order and earlier joins).
     base: Vec<u32>,
-    /// Events it conflicts with: their clocks join into its own.
+    /// Events it is ordered after: their clocks join into its own.
     preds: Vec<usize>,
     /// Race candidates, before the filter for immediate races.
     cands: Vec<usize>,
@@ -138,7 +139,7 @@ impl State<'_> {
         }
     }
 
-    /// Memory: finds the conflicts of an access to `[lo, hi)` by event `i`, then records it.
+    /// Finds the conflicts of an access to `[lo, hi)` by event `i`, then records it.
     fn access(&mut self, i: usize, lo: u64, hi: u64, write: bool) {
         let mut mem = std::mem::take(&mut self.mem);
         mem.update(lo, hi, |cell| {
@@ -169,55 +170,33 @@ impl State<'_> {
         self.mem = mem;
     }
 
-    /// A mutex operation that changes the mutex: ordered after everything on it before.
-    /// It races with the failed trylocks since the last change, and with that change
-    /// itself when `race_with_write` (and no trylock failed since).
-    fn mutex_write(&mut self, i: usize, addr: u64, race_with_write: bool) {
-        let m = self.mutexes.remove(&addr).unwrap_or_default();
-        self.cur.preds.extend(m.last_write);
-        self.cur.preds.extend(m.reads.iter().copied());
-        for &r in &m.reads {
-            self.candidate(r);
+    /// The conflicts of event `i`'s footprint with the last accesses; records it.
+    fn accesses(&mut self, i: usize, e: &Event) {
+        for r in ops::footprint(e).ranges() {
+            let write = r.mode.writes() || !self.reads_commute;
+            self.access(i, r.lo, r.hi, write);
         }
-        if race_with_write && m.reads.is_empty() {
-            if let Some(w) = m.last_write {
-                self.candidate(w);
-            }
-        }
-        let last_acquire = m.last_acquire;
-        self.mutexes.insert(
-            addr,
-            MutexObj {
-                last_write: Some(i),
-                reads: Vec::new(),
-                last_acquire,
-            },
-        );
     }
 
-    /// A mutex acquisition races with the previous acquisition (by another thread), not
-    /// with the release in between: it could not have run before that release.
-    fn acquire_candidate(&mut self, addr: u64) {
-        if let Some(a) = self.mutexes.get(&addr).and_then(|m| m.last_acquire) {
+    /// A mutex acquisition races with the previous acquisition (by another thread).
+    fn acquisition(&mut self, m: u64) {
+        if let Some(&a) = self.last_acquire.get(&m) {
             if self.is_candidate(a) {
                 self.cur.acquire.push(a);
             }
         }
     }
 
-    /// A wait or signal on condition `c`: ordered after, and racing with, the last one.
-    fn cond_op(&mut self, i: usize, c: u64) {
-        if let Some(w) = self.cond_last.insert(c, i) {
-            self.cur.preds.push(w);
-            self.candidate(w);
-        }
-    }
-
-    /// A wake is enabled by the signal that woke thread `t`: that signal is part of its
-    /// past, like a thread's exit is part of a join's (the wake cannot move before it).
-    fn woken(&mut self, t: Tid) {
-        if let Some(s) = self.woken_by[t as usize].take() {
-            let w = self.width;
+    /// Starts the analysis of event `e` of thread `t` (or of `t`'s pending event), from
+    /// its thread's past and the signal that woke it, if it is a wake.
+    fn begin(&mut self, t: Tid, e: &Event) {
+        let w = self.width;
+        self.cur.tid = t;
+        self.cur.base.clear();
+        self.cur
+            .base
+            .extend_from_slice(&self.thread_clock[t as usize * w..(t as usize + 1) * w]);
+        if let Some(s) = ops::woken_by(e).filter(|&s| s < self.seq.len()) {
             for (c, &sc) in self
                 .cur
                 .base
@@ -226,18 +205,7 @@ impl State<'_> {
             {
                 *c = (*c).max(sc);
             }
-            self.cur.preds.push(s);
         }
-    }
-
-    /// Starts the analysis of an event of thread `t` (or of `t`'s pending event).
-    fn begin(&mut self, t: Tid) {
-        let w = self.width;
-        self.cur.tid = t;
-        self.cur.base.clear();
-        self.cur
-            .base
-            .extend_from_slice(&self.thread_clock[t as usize * w..(t as usize + 1) * w]);
         self.cur.preds.clear();
         self.cur.cands.clear();
         self.cur.acquire.clear();
@@ -260,89 +228,29 @@ impl State<'_> {
     fn step(&mut self, i: usize) {
         let e = self.events[i];
         let t = e.tid();
-        self.begin(t);
-        match e.kind() {
-            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy => {
-                if let Some((lo, hi)) = e.reads() {
-                    let write_too = e.writes() == Some((lo, hi)) || !self.reads_commute;
-                    self.access(i, lo, hi, write_too);
-                }
-                if let Some((lo, hi)) = e.writes() {
-                    if e.reads() != Some((lo, hi)) {
-                        self.access(i, lo, hi, true);
-                    }
-                }
+        let ti = t as usize;
+        // Threads alive but not enabled before this event.
+        let enabled = self.enabled.get(i).copied().unwrap_or(self.live);
+        for u in self.live.minus(enabled).iter() {
+            if let Some(d) = self.disabled_before.get_mut(u as usize) {
+                *d = Some(i);
             }
-            Kind::Lock | Kind::TryLock => {
-                // A trylock is never blocked: moved before the release that let it in,
-                // it fails, so it races with that release too.
-                self.acquire_candidate(e.addr);
-                let is_try = e.kind() == Kind::TryLock || e.flags & FLAG_FROM_TRY != 0;
-                self.mutex_write(i, e.addr, is_try);
-                self.mutexes
-                    .get_mut(&e.addr)
-                    .expect("just written")
-                    .last_acquire = Some(i);
-            }
-            Kind::TryFail if !self.reads_commute => self.mutex_write(i, e.addr, true),
-            Kind::TryFail => {
-                let m = self.mutexes.entry(e.addr).or_default();
-                let w = m.last_write;
-                let events = self.events;
-                m.reads.retain(|&r| events[r].tid() != t);
-                m.reads.push(i);
-                if let Some(w) = w {
-                    self.cur.preds.push(w);
-                    self.candidate(w);
-                }
-            }
-            // The release races with failed trylocks before it: "reads" since the last
-            // write, or, when they do not commute, the last write itself.
-            Kind::Unlock => self.mutex_write(i, e.addr, !self.reads_commute),
-            Kind::MutexInit | Kind::MutexDestroy => self.mutex_write(i, e.addr, true),
-            // Releases the mutex like an unlock, and waits on the condition.
-            Kind::CondWait => {
-                self.mutex_write(i, e.src, !self.reads_commute);
-                self.cond_op(i, e.addr);
-                self.waiting_on[t as usize] = Some(e.addr);
-            }
-            Kind::CondSignal => {
-                self.cond_op(i, e.addr);
-                for u in 0..self.width {
-                    if self.waiting_on[u] == Some(e.addr) {
-                        self.waiting_on[u] = None;
-                        self.woken_by[u] = Some(i);
-                    }
-                }
-            }
-            // Reacquires the mutex like a lock, once woken.
-            Kind::CondWake => {
-                self.woken(t);
-                self.acquire_candidate(e.src);
-                self.mutex_write(i, e.src, false);
-                self.mutexes
-                    .get_mut(&e.src)
-                    .expect("just written")
-                    .last_acquire = Some(i);
-            }
-            Kind::Create => {
-                if let Some(c) = self.last_create {
-                    self.cur.preds.push(c);
-                    self.candidate(c);
-                }
-                self.last_create = Some(i);
-            }
-            Kind::Join => {
-                if let Some(x) = self.exit_of.get(e.aux as usize).copied().flatten() {
-                    self.cur.preds.push(x);
-                }
-            }
-            Kind::ThreadExit => {
-                if let Some(slot) = self.exit_of.get_mut(t as usize) {
-                    *slot = Some(i);
-                }
-            }
-            Kind::Fence | Kind::ProcessExit | Kind::AssertFail | Kind::Abort => {}
+        }
+        self.begin(t, &e);
+        // The event that enabled it, if it was blocked since its previous one.
+        let enabler = self.disabled_before[ti].filter(|&k| Some(k) >= self.thread_last[ti]);
+        self.accesses(i, &e);
+        // A blocking operation does not race with what it waited for.
+        let events = self.events;
+        self.cur.cands.retain(|&c| !ops::enables(&e, &events[c], c));
+        if let Some(m) = ops::acquires(&e) {
+            self.acquisition(m);
+            self.last_acquire.insert(m, i);
+        }
+        if let Some(k) = enabler {
+            self.cur.preds.push(k);
+            self.cur.cands.retain(|&c| c != k);
+            self.cur.acquire.retain(|&c| c != k);
         }
         let w = self.width;
         let mut clock = std::mem::take(&mut self.cur.base);
@@ -351,18 +259,23 @@ impl State<'_> {
                 *c = (*c).max(pc);
             }
         }
-        self.thread_seq[t as usize] += 1;
-        let s = self.thread_seq[t as usize];
-        clock[t as usize] = s;
+        self.thread_seq[ti] += 1;
+        let s = self.thread_seq[ti];
+        clock[ti] = s;
         self.seq[i] = s;
         self.clocks[i * w..(i + 1) * w].copy_from_slice(&clock);
-        self.thread_clock[t as usize * w..(t as usize + 1) * w].copy_from_slice(&clock);
-        self.base[i] = self.thread_last[t as usize];
-        self.thread_last[t as usize] = Some(i);
-        if e.kind() == Kind::Create && (e.aux as usize) < w {
-            let c = e.aux as usize;
-            self.thread_clock[c * w..(c + 1) * w].copy_from_slice(&clock);
-            self.thread_last[c] = Some(i);
+        self.thread_clock[ti * w..(ti + 1) * w].copy_from_slice(&clock);
+        self.base[i] = self.thread_last[ti];
+        self.thread_last[ti] = Some(i);
+        match e.kind() {
+            Kind::Create if (e.aux as usize) < w => {
+                let c = e.aux as usize;
+                self.thread_clock[c * w..(c + 1) * w].copy_from_slice(&clock);
+                self.thread_last[c] = Some(i);
+                self.live.insert(e.aux);
+            }
+            Kind::ThreadExit => self.live.remove(t),
+            _ => {}
         }
     }
 }
@@ -380,13 +293,19 @@ pub struct Scope {
     pub reads_commute: bool,
 }
 
-/// Computes happens-before for `events` and the races whose later event is at index
-/// `scope.from` or beyond, or is one of the `pending` events (`scope.with_pending`).
+/// Computes happens-before for `events` (with `enabled[i]`, the threads enabled before
+/// event `i`) and the races whose later event is at index `scope.from` or beyond, or is
+/// one of the `pending` events (`scope.with_pending`).
 ///
 /// Pending events take part as follows. When the last event ended the program
-/// (`scope.kill`), each thread that could have run instead races with it. Blocked lock
+/// (`scope.kill`), each thread that could have run instead races with it. Blocked mutex
 /// acquisitions race with the previous acquisition, as if they ran at the end.
-pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (Hb, Vec<Race>) {
+pub fn analyze(
+    events: &[Event],
+    enabled: &[ThreadSet],
+    pending: &[Pending],
+    scope: Scope,
+) -> (Hb, Vec<Race>) {
     let Scope {
         from,
         kill,
@@ -406,8 +325,11 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
         .max()
         .unwrap_or(1);
     let n = events.len();
+    let mut live = ThreadSet::EMPTY;
+    live.insert(events.first().map_or(0, |e| e.tid()));
     let mut st = State {
         events,
+        enabled,
         width: threads,
         clocks: vec![0; n * threads],
         seq: vec![0; n],
@@ -416,12 +338,9 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
         thread_last: vec![None; threads],
         base: vec![None; n],
         mem: Shadow::default(),
-        mutexes: HashMap::new(),
-        last_create: None,
-        exit_of: vec![None; threads],
-        cond_last: HashMap::new(),
-        waiting_on: vec![None; threads],
-        woken_by: vec![None; threads],
+        last_acquire: HashMap::new(),
+        live,
+        disabled_before: vec![None; threads],
         reads_commute,
         cur: Current::default(),
     };
@@ -437,7 +356,9 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
     }
     if with_pending {
         let killer = if kill && n > 0 { Some(n - 1) } else { None };
-        let enabled_before_kill = killer.map_or(ThreadSet::EMPTY, |k| ThreadSet(events[k].enabled));
+        let enabled_before_kill = killer.map_or(ThreadSet::EMPTY, |k| {
+            enabled.get(k).copied().unwrap_or_default()
+        });
         for (k, p) in pending.iter().enumerate() {
             let t = p.event.tid();
             if let Some(x) = killer {
@@ -448,16 +369,10 @@ pub fn analyze(events: &[Event], pending: &[super::Pending], scope: Scope) -> (H
                     });
                 }
             }
-            let woken = p.event.kind() == Kind::CondWake && p.event.value == 1;
-            if !p.enabled && (p.event.kind() == Kind::Lock || woken) {
-                st.begin(t);
-                st.woken(t);
-                st.acquire_candidate(
-                    p.event
-                        .kind()
-                        .mutex_of(&p.event)
-                        .expect("a mutex operation"),
-                );
+            let waits_for_mutex = p.event.kind() != Kind::CondWake || cond::woken(&p.event);
+            if let (false, true, Some(m)) = (p.enabled, waits_for_mutex, ops::acquires(&p.event)) {
+                st.begin(t, &p.event);
+                st.acquisition(m);
                 races.extend(st.races().into_iter().map(|c| Race {
                     earlier: c,
                     later: Later::Pending(k),

@@ -20,8 +20,9 @@ pub mod sim;
 mod tests;
 pub mod wakeup_tree;
 
-use cdpor_sched::event::{FLAG_FROM_TRY, FLAG_NO_COMMUTE};
-use cdpor_sched::{dependent, Event, Kind, ThreadSet, Tid};
+use cdpor_sched::event::FLAG_NO_COMMUTE;
+use cdpor_sched::ops::{self, dependent};
+use cdpor_sched::{Event, Kind, Step, ThreadSet};
 
 use hb::{Hb, Later, Race};
 use wakeup_tree::{initials, is_weak_initial, WakeupTree, WuNode};
@@ -52,12 +53,13 @@ impl Algorithm {
     ];
 }
 
-/// What the next execution must do: follow `schedule` (the thread of each event), and
-/// from step `sleep_from` on, never choose a thread of the `sleep` set until an event
-/// dependent with its listed next event wakes it.
+/// What the next execution must do: follow `schedule` (the thread of each event, and
+/// the alternative taken by events that have several), and from step `sleep_from` on,
+/// never choose a thread of the `sleep` set until an event dependent with its listed next
+/// event wakes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Request {
-    pub schedule: Vec<Tid>,
+    pub schedule: Vec<Step>,
     pub sleep: Vec<Event>,
     pub sleep_from: usize,
 }
@@ -87,6 +89,8 @@ pub enum TraceEnd {
 #[derive(Clone, Copy, Debug)]
 pub struct Trace<'a> {
     pub events: &'a [Event],
+    /// The threads enabled in the state before each event.
+    pub enabled: &'a [ThreadSet],
     pub pending: &'a [Pending],
     pub end: TraceEnd,
 }
@@ -106,8 +110,8 @@ pub enum EngineError {
     /// Re-executing a schedule did not reproduce the same event.
     Nondeterministic {
         step: usize,
-        expected: Event,
-        got: Option<Event>,
+        expected: Box<Event>,
+        got: Option<Box<Event>>,
     },
 }
 
@@ -134,6 +138,8 @@ impl std::fmt::Display for EngineError {
 struct Node {
     /// The event taken from here in the current execution.
     event: Event,
+    /// The threads enabled here.
+    enabled: ThreadSet,
     /// Sleeping threads' next events.
     sleep: Vec<Event>,
     /// classic/source: threads to explore from here; none: unused (all enabled are).
@@ -142,24 +148,46 @@ struct Node {
     done: ThreadSet,
     /// optimal: branches still to explore.
     wut: WakeupTree,
+    /// optimal: threads whose operation here has had its other alternatives added to
+    /// `wut`.
+    alternatives: ThreadSet,
 }
 
 impl Node {
-    fn new(event: Event, sleep: Vec<Event>) -> Node {
+    fn new(event: Event, enabled: ThreadSet, sleep: Vec<Event>) -> Node {
         let mut b = ThreadSet::EMPTY;
         b.insert(event.tid());
         Node {
             event,
+            enabled,
             sleep,
             backtrack: b,
             done: b,
             wut: WakeupTree::default(),
+            alternatives: ThreadSet::EMPTY,
         }
     }
 
-    fn enabled(&self) -> ThreadSet {
-        ThreadSet(self.event.enabled)
+    /// optimal: the other alternatives of the operation taken here become branches.
+    fn add_alternatives(&mut self) {
+        let e = self.event;
+        if e.choices > 1 && !self.alternatives.contains(e.tid) {
+            self.alternatives.insert(e.tid);
+            let base = ops::attempt(&e);
+            self.wut
+                .branches
+                .extend((0..e.choices).filter(|&c| c != e.choice).map(|c| WuNode {
+                    event: Event { choice: c, ..base },
+                    children: Vec::new(),
+                }));
+        }
     }
+}
+
+/// Puts thread `e.tid`'s next event into a sleep set (in place of an older entry).
+fn sleep_push(sleep: &mut Vec<Event>, e: Event) {
+    sleep.retain(|s| s.tid != e.tid);
+    sleep.push(e);
 }
 
 /// The next execution: where it leaves the current path, and (optimal) the wakeup-tree
@@ -210,7 +238,7 @@ impl Engine {
         let events = trace.events;
         self.check_replay(&plan, events)?;
         let div = plan.div;
-        self.extend_path(div, plan.branch, events);
+        self.extend_path(div, plan.branch, events, trace.enabled);
         match trace.end {
             TraceEnd::Maximal { .. } => self.stats.executions += 1,
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
@@ -232,7 +260,7 @@ impl Engine {
                 with_pending: complete,
                 reads_commute: self.alg != Algorithm::Classic,
             };
-            let (hb, races) = hb::analyze(events, trace.pending, scope);
+            let (hb, races) = hb::analyze(events, trace.enabled, trace.pending, scope);
             for race in races {
                 self.reverse(&hb, events, trace.pending, kill, race);
             }
@@ -246,18 +274,19 @@ impl Engine {
     fn check_replay(&self, plan: &Plan, events: &[Event]) -> Result<(), EngineError> {
         let mismatch = |step: usize, expected: &Event| EngineError::Nondeterministic {
             step,
-            expected: *expected,
-            got: events.get(step).copied(),
+            expected: Box::new(*expected),
+            got: events.get(step).copied().map(Box::new),
         };
         for (step, node) in self.nodes.iter().enumerate().take(plan.div) {
-            if !events.get(step).is_some_and(|e| same_op(e, &node.event)) {
+            let same = |e: &Event| ops::same_op(e, &node.event) && e.choice == node.event.choice;
+            if !events.get(step).is_some_and(same) {
                 return Err(mismatch(step, &node.event));
             }
         }
         let mut step = plan.div;
         let mut branch = plan.branch.as_ref();
         while let Some(b) = branch {
-            if !events.get(step).is_some_and(|e| same_attempt(e, &b.event)) {
+            if !events.get(step).is_some_and(|e| ops::same_op(e, &b.event)) {
                 return Err(mismatch(step, &b.event));
             }
             step += 1;
@@ -266,7 +295,7 @@ impl Engine {
         if plan.div < plan.request.schedule.len() && events.len() <= plan.div {
             return Err(EngineError::Nondeterministic {
                 step: plan.div,
-                expected: Event::new(plan.request.schedule[plan.div], Kind::Fence),
+                expected: Box::new(Event::new(plan.request.schedule[plan.div].tid, Kind::Fence)),
                 got: None,
             });
         }
@@ -274,15 +303,28 @@ impl Engine {
     }
 
     /// Replaces the path from the divergence point with the new execution's events.
-    fn extend_path(&mut self, div: usize, branch: Option<WuNode>, events: &[Event]) {
+    fn extend_path(
+        &mut self,
+        div: usize,
+        branch: Option<WuNode>,
+        events: &[Event],
+        enabled: &[ThreadSet],
+    ) {
+        let enabled_at = |k: usize| enabled.get(k).copied().unwrap_or_default();
         self.nodes.truncate(div + 1);
         if let Some(node) = self.nodes.get_mut(div) {
             if let Some(e) = events.get(div) {
                 node.event = *e;
             }
         } else if let Some(e) = events.first() {
-            self.nodes.push(Node::new(*e, Vec::new()));
+            self.nodes.push(Node::new(*e, enabled_at(0), Vec::new()));
         }
+        // optimal: the events up to the end of the followed branch are forced: they
+        // were placed there to reverse a race. The other alternatives of an operation
+        // that has several are explored where it runs freely, or where it is the branch's
+        // last event (the one whose race is reversed); elsewhere they would only repeat
+        // traces explored where it ran before.
+        let forced_end = div + branch.as_ref().map_or(0, chain_len);
         // Below the divergence point, the followed branch's other subtrees become the
         // new nodes' wakeup trees.
         let mut below = branch.map(|b| b.children).unwrap_or_default();
@@ -294,12 +336,19 @@ impl Engine {
                 .filter(|s| !dependent(s, &prev.event))
                 .copied()
                 .collect();
-            let mut node = Node::new(event, sleep);
+            let mut node = Node::new(event, enabled_at(k), sleep);
             if !below.is_empty() {
                 let followed = below.remove(0);
                 node.wut.branches = std::mem::replace(&mut below, followed.children);
             }
             self.nodes.push(node);
+        }
+        if self.alg == Algorithm::Optimal {
+            for k in div..self.nodes.len() {
+                if k >= forced_end || k + 1 == forced_end {
+                    self.nodes[k].add_alternatives();
+                }
+            }
         }
     }
 
@@ -307,7 +356,7 @@ impl Engine {
     fn reverse(&mut self, hb: &Hb, events: &[Event], pending: &[Pending], kill: bool, race: Race) {
         let e = race.earlier;
         let (later_event, end) = match race.later {
-            Later::Event(j) => (attempt(&events[j]), j),
+            Later::Event(j) => (ops::attempt(&events[j]), j),
             // Pending events run after every executed event, but before a final kill.
             Later::Pending(k) => (
                 pending[k].event,
@@ -343,7 +392,7 @@ impl Engine {
                 // Flanagan & Godefroid, Fig. 3: the later event's thread, or a thread with
                 // an event between the two that happens before the later one; failing
                 // those, every thread enabled there.
-                let enabled = node.enabled();
+                let enabled = node.enabled;
                 let p = later_event.tid();
                 let mut candidates = ThreadSet::EMPTY;
                 if enabled.contains(p) {
@@ -359,7 +408,7 @@ impl Engine {
                 // one that reverses the race (F&G's "any q" predates sleep sets).
                 let awake = candidates.minus(asleep(&node.sleep));
                 if awake.is_empty() {
-                    node.backtrack.0 |= enabled.0;
+                    node.backtrack = node.backtrack.union(enabled);
                 } else if !awake.intersects(node.backtrack) {
                     node.backtrack.insert(awake.first().expect("not empty"));
                 }
@@ -371,6 +420,28 @@ impl Engine {
     fn plan_next(&mut self) -> Option<Plan> {
         while let Some(i) = self.nodes.len().checked_sub(1) {
             let alg = self.alg;
+            let prefix = |nodes: &[Node]| -> Vec<Step> {
+                nodes[..i].iter().map(|n| Step::of(&n.event)).collect()
+            };
+            let e = self.nodes[i].event;
+            if alg != Algorithm::Optimal && e.choice + 1 < e.choices {
+                // The operation's next alternative, before any other thread from here:
+                // its thread joins the sleep set once every alternative is explored.
+                let mut schedule = prefix(&self.nodes);
+                schedule.push(Step {
+                    tid: e.tid,
+                    choice: e.choice + 1,
+                });
+                return Some(Plan {
+                    request: Request {
+                        schedule,
+                        sleep: self.nodes[i].sleep.clone(),
+                        sleep_from: i,
+                    },
+                    div: i,
+                    branch: None,
+                });
+            }
             let node = &mut self.nodes[i];
             // The current branch from this node is fully explored.
             node.done.insert(node.event.tid());
@@ -378,11 +449,14 @@ impl Engine {
                 Algorithm::None => {}
                 // Classic DPOR's backtrack sets are persistent only under its own
                 // dependence, where reads do not commute; its sleep sets must agree.
-                Algorithm::Classic => node.sleep.push(Event {
-                    flags: node.event.flags | FLAG_NO_COMMUTE,
-                    ..node.event
-                }),
-                _ => node.sleep.push(node.event),
+                Algorithm::Classic => sleep_push(
+                    &mut node.sleep,
+                    Event {
+                        flags: node.event.flags | FLAG_NO_COMMUTE,
+                        ..node.event
+                    },
+                ),
+                _ => sleep_push(&mut node.sleep, node.event),
             }
             let asleep = asleep(&node.sleep);
             let (next, branch) = match alg {
@@ -393,7 +467,7 @@ impl Engine {
                 Algorithm::Source | Algorithm::Classic => {
                     (node.backtrack.minus(node.done).minus(asleep).first(), None)
                 }
-                Algorithm::None => (node.enabled().minus(node.done).first(), None),
+                Algorithm::None => (node.enabled.minus(node.done).first(), None),
             };
             let Some(next) = next else {
                 self.nodes.pop();
@@ -401,11 +475,17 @@ impl Engine {
             };
             node.done.insert(next);
             let sleep = node.sleep.clone();
-            let mut schedule: Vec<Tid> = self.nodes[..i].iter().map(|n| n.event.tid()).collect();
-            schedule.push(next);
+            let mut schedule = prefix(&self.nodes);
+            schedule.push(match &branch {
+                Some(b) => Step::of(&b.event),
+                None => Step {
+                    tid: next,
+                    choice: 0,
+                },
+            });
             let mut b = branch.as_ref().and_then(|b| b.children.first());
             while let Some(n) = b {
-                schedule.push(n.event.tid());
+                schedule.push(Step::of(&n.event));
                 b = n.children.first();
             }
             return Some(Plan {
@@ -422,42 +502,14 @@ impl Engine {
     }
 }
 
+/// The number of events on a branch's leftmost path.
+fn chain_len(b: &WuNode) -> usize {
+    1 + b.children.first().map_or(0, chain_len)
+}
+
 fn asleep(sleep: &[Event]) -> ThreadSet {
     sleep.iter().fold(ThreadSet::EMPTY, |mut s, e| {
         s.insert(e.tid());
         s
     })
-}
-
-/// The operation an event performs before knowing its outcome: a cmpxchg that failed or
-/// succeeded, a trylock that found the mutex busy or took it. Reversing a race can change
-/// the outcome of the reversed event, so wakeup sequences carry it in this form (which is
-/// also the conservative one for dependence).
-fn attempt(e: &Event) -> Event {
-    let from_try = e.flags & FLAG_FROM_TRY != 0;
-    let kind = match e.kind() {
-        Kind::Read | Kind::Rmw if from_try => Kind::CmpXchg,
-        Kind::Lock if from_try => Kind::TryLock,
-        Kind::TryFail => Kind::TryLock,
-        k => k,
-    };
-    Event {
-        kind: kind as u8,
-        ..*e
-    }
-}
-
-/// Are two events the same operation? A creation may give its thread another number when
-/// creations are reordered, so the created thread is not compared.
-fn same_op(a: &Event, b: &Event) -> bool {
-    if a.kind() == Kind::Create && b.kind() == Kind::Create {
-        a.tid == b.tid
-    } else {
-        a.same_op(b)
-    }
-}
-
-/// `same_op` up to the outcome of attempts (see `attempt`).
-fn same_attempt(a: &Event, b: &Event) -> bool {
-    same_op(&attempt(a), &attempt(b))
 }

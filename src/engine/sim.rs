@@ -1,14 +1,18 @@
 //! Abstract programs and a simulator that runs them the way the runtime runs C programs
-//! (same event records, same `Scheduler`), so the engine can be tested without fork, FFI
-//! or LLVM: threads are lists of reads, writes, read-modify-writes, compare-and-swaps and
-//! mutex operations on a few variables, with branches on values read.
+//! (same event records, same `Scheduler`, and the same operation definitions through
+//! `ops::World`), so the engine can be tested without fork, FFI or LLVM: threads are
+//! lists of reads, writes, read-modify-writes, compare-and-swaps, mutex and condition
+//! operations on a few variables, with branches on values read, crashes, and threads that
+//! create and join threads of their own.
 //!
 //! Thread 0 plays `main`: it creates the workers, runs its own operations, joins the
-//! workers and exits.
+//! workers and exits. Threads are numbered by the program's text (worker `w` is thread
+//! `w`, child `k` is thread `workers + 1 + k`), as the runtime numbers them by name.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use cdpor_sched::event::FLAG_FROM_TRY;
+use cdpor_sched::event::{FLAG_FAILED, FLAG_VALUE};
+use cdpor_sched::ops::{self, World};
 use cdpor_sched::{dependent, Event, Kind, Pick, Scheduler, ThreadSet, Tid};
 
 use super::{Pending, Request, Trace, TraceEnd};
@@ -74,15 +78,25 @@ pub enum Op {
         reg: usize,
         value: i64,
     },
+    /// The thread crashes (a fault in its own code).
+    Crash,
     /// `pthread_cond_wait(c, m)`: the thread must hold `m`.
     Wait {
         c: usize,
         m: usize,
     },
-    /// `pthread_cond_signal(c)` (wakes every waiter, as cdpor models it).
+    /// `pthread_cond_signal(c)`: wakes one waiter.
     Signal {
         c: usize,
     },
+    /// `pthread_cond_broadcast(c)`: wakes every waiter.
+    Broadcast {
+        c: usize,
+    },
+    /// Creates child `k` (its code is `Program::children[k]`).
+    Spawn(usize),
+    /// Joins child `k`.
+    JoinChild(usize),
 }
 
 impl Op {
@@ -120,7 +134,19 @@ pub struct Program {
     /// Operations of main before it joins the workers.
     pub main: Vec<Op>,
     pub workers: Vec<Vec<Op>>,
+    /// Threads that workers create with `Op::Spawn` (each spawned at most once).
+    pub children: Vec<Vec<Op>>,
     pub vars: usize,
+}
+
+impl Program {
+    fn threads(&self) -> usize {
+        1 + self.workers.len() + self.children.len()
+    }
+
+    fn child_tid(&self, k: usize) -> Tid {
+        (1 + self.workers.len() + k) as Tid
+    }
 }
 
 /// What an execution ends with, as far as a user could observe it.
@@ -139,6 +165,11 @@ pub enum Outcome {
         tid: Tid,
         op: usize,
     },
+    /// Thread and index of its crash.
+    Crash {
+        tid: Tid,
+        op: usize,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -154,13 +185,14 @@ struct Thread {
     status: Status,
     joined: usize,
     created: usize,
-    /// Between the two halves of a `Wait`: whether a signal woke it yet.
-    waiting: Option<bool>,
+    /// Between the two halves of a `Wait`.
+    waiting: bool,
 }
 
 /// One simulated execution.
 pub struct Run {
     pub events: Vec<Event>,
+    pub enabled: Vec<ThreadSet>,
     pub pending: Vec<Pending>,
     pub end: TraceEnd,
     pub outcome: Option<Outcome>,
@@ -170,6 +202,7 @@ impl Run {
     pub fn trace(&self) -> Trace<'_> {
         Trace {
             events: &self.events,
+            enabled: &self.enabled,
             pending: &self.pending,
             end: self.end,
         }
@@ -181,11 +214,15 @@ const REGS: usize = 4;
 struct Sim<'p> {
     prog: &'p Program,
     memory: Vec<u8>,
-    mutex_owner: Vec<Option<Tid>>,
+    mutex_words: HashMap<u64, u32>,
     threads: Vec<Thread>,
+    /// Each ready thread's announced next operation.
+    pending: Vec<Event>,
+    sched: Scheduler<'p>,
 }
 
-/// The code of thread `t`: main's creates, own operations and joins; a worker's operations.
+/// The code of thread `t`: main's creates, own operations and joins; a worker's or a
+/// child's operations.
 enum Step<'a> {
     Op(&'a Op),
     Create(usize),
@@ -193,31 +230,58 @@ enum Step<'a> {
     Exit,
 }
 
+impl World for Sim<'_> {
+    fn mutex_word(&self, m: u64) -> u32 {
+        self.mutex_words.get(&m).copied().unwrap_or(0)
+    }
+    fn set_mutex_word(&mut self, m: u64, v: u32) {
+        self.mutex_words.insert(m, v);
+    }
+    fn ready(&self) -> ThreadSet {
+        (0..self.threads.len() as Tid)
+            .filter(|&t| self.threads[t as usize].status == Status::Ready)
+            .collect()
+    }
+    fn pending(&self, t: Tid) -> &Event {
+        &self.pending[t as usize]
+    }
+    fn pending_mut(&mut self, t: Tid) -> &mut Event {
+        &mut self.pending[t as usize]
+    }
+    fn finished(&self, t: Tid) -> bool {
+        self.threads[t as usize].status == Status::Finished
+    }
+    fn choose(&mut self, n: u32) -> u32 {
+        self.sched.choice(n)
+    }
+}
+
 impl<'p> Sim<'p> {
     fn step_of(&self, t: Tid) -> Step<'p> {
         let th = &self.threads[t as usize];
         let n = self.prog.workers.len();
-        if t == 0 {
+        let code: &'p [Op] = if t == 0 {
             if th.created < n {
                 return Step::Create(th.created + 1);
             }
-            if th.pc < self.prog.main.len() {
-                return Step::Op(&self.prog.main[th.pc]);
+            if th.pc >= self.prog.main.len() {
+                return if th.joined < n {
+                    Step::Join(th.joined + 1)
+                } else {
+                    Step::Exit
+                };
             }
-            if th.joined < n {
-                return Step::Join(th.joined + 1);
-            }
-            Step::Exit
+            &self.prog.main
+        } else if (t as usize) <= n {
+            &self.prog.workers[t as usize - 1]
         } else {
-            match self.prog.workers[t as usize - 1].get(th.pc) {
-                Some(op) => Step::Op(op),
-                None => Step::Exit,
-            }
-        }
+            &self.prog.children[t as usize - 1 - n]
+        };
+        code.get(th.pc).map_or(Step::Exit, Step::Op)
     }
 
     /// Runs local steps (branches, passing assertions) until the thread's next visible
-    /// operation.
+    /// operation, and announces it.
     fn settle(&mut self, t: Tid) {
         loop {
             let step = self.step_of(t);
@@ -227,74 +291,60 @@ impl<'p> Sim<'p> {
                     th.pc += 1 + if th.regs[*reg] == *value { *skip } else { 0 }
                 }
                 Step::Op(Op::Assert { reg, value }) if th.regs[*reg] == *value => th.pc += 1,
-                _ => return,
+                _ => break,
             }
         }
+        self.pending[t as usize] = self.announce(t);
     }
 
-    fn pending(&self, t: Tid) -> Event {
+    fn announce(&self, t: Tid) -> Event {
         let mem = |var: usize, off: u8, len: u8, kind| {
             Event::mem(t, kind, var_addr(var) + off as u64, len as u32)
         };
+        let create = |c: Tid| Event {
+            aux: c,
+            ..Event::new(t, Kind::Create)
+        };
+        let join = |c: Tid| Event {
+            aux: c,
+            ..Event::new(t, Kind::Join)
+        };
         match self.step_of(t) {
-            Step::Create(c) => Event {
-                aux: c as u32,
-                ..Event::new(t, Kind::Create)
-            },
-            Step::Join(c) => Event {
-                aux: c as u32,
-                ..Event::new(t, Kind::Join)
-            },
+            Step::Create(c) => create(c as Tid),
+            Step::Join(c) => join(c as Tid),
             Step::Exit if t == 0 => Event::new(t, Kind::ProcessExit),
             Step::Exit => Event::new(t, Kind::ThreadExit),
             Step::Op(op) => match *op {
                 Op::Read { var, off, len, .. } => mem(var, off, len, Kind::Read),
                 Op::Write { var, off, len, .. } => mem(var, off, len, Kind::Write),
                 Op::FetchAdd { var, .. } => mem(var, 0, 8, Kind::Rmw),
-                Op::Cas { var, .. } => mem(var, 0, 8, Kind::CmpXchg),
-                Op::Lock(m) => Event {
-                    addr: mutex_addr(m),
-                    ..Event::new(t, Kind::Lock)
+                Op::Cas { var, expected, .. } => Event {
+                    value: expected as u64,
+                    ..mem(var, 0, 8, Kind::CmpXchg)
                 },
-                Op::Unlock(m) => Event {
-                    addr: mutex_addr(m),
-                    ..Event::new(t, Kind::Unlock)
-                },
-                Op::TryLock { m, .. } => Event {
-                    addr: mutex_addr(m),
-                    ..Event::new(t, Kind::TryLock)
-                },
+                Op::Lock(m) => Event::on(t, Kind::Lock, mutex_addr(m)),
+                Op::Unlock(m) => Event::on(t, Kind::Unlock, mutex_addr(m)),
+                Op::TryLock { m, .. } => Event::on(t, Kind::TryLock, mutex_addr(m)),
                 Op::Assert { .. } => Event::new(t, Kind::AssertFail),
-                Op::Wait { c, m } => match self.threads[t as usize].waiting {
-                    None => Event {
-                        addr: cond_addr(c),
-                        src: mutex_addr(m),
-                        ..Event::new(t, Kind::CondWait)
-                    },
-                    Some(woken) => Event {
-                        addr: cond_addr(c),
-                        src: mutex_addr(m),
-                        value: woken as u64,
-                        ..Event::new(t, Kind::CondWake)
-                    },
+                Op::Crash => Event::new(t, Kind::Crash),
+                Op::Wait { c, m } => Event {
+                    arg: mutex_addr(m),
+                    ..Event::on(
+                        t,
+                        if self.threads[t as usize].waiting {
+                            Kind::CondWake
+                        } else {
+                            Kind::CondWait
+                        },
+                        cond_addr(c),
+                    )
                 },
-                Op::Signal { c } => Event {
-                    addr: cond_addr(c),
-                    ..Event::new(t, Kind::CondSignal)
-                },
+                Op::Signal { c } => Event::on(t, Kind::CondSignal, cond_addr(c)),
+                Op::Broadcast { c } => Event::on(t, Kind::CondBroadcast, cond_addr(c)),
+                Op::Spawn(k) => create(self.prog.child_tid(k)),
+                Op::JoinChild(k) => join(self.prog.child_tid(k)),
                 Op::SkipIfEq { .. } => unreachable!("settled"),
             },
-        }
-    }
-
-    fn enabled(&self, t: Tid) -> bool {
-        match self.step_of(t) {
-            Step::Op(Op::Lock(m)) => self.mutex_owner[*m].is_none(),
-            Step::Op(Op::Wait { m, .. }) => self.threads[t as usize]
-                .waiting
-                .is_none_or(|woken| woken && self.mutex_owner[*m].is_none()),
-            Step::Join(c) => self.threads[c].status == Status::Finished,
-            _ => true,
         }
     }
 
@@ -310,227 +360,193 @@ impl<'p> Sim<'p> {
         self.memory[a..a + len as usize].copy_from_slice(&v.to_le_bytes()[..len as usize]);
     }
 
-    /// Executes thread `t`'s pending operation; returns the recorded event, and whether
-    /// an assertion failed.
-    fn execute(&mut self, t: Tid, mut ev: Event) -> (Event, bool) {
-        let step = self.step_of(t);
+    fn start(&mut self, t: Tid) {
+        self.threads[t as usize].status = Status::Ready;
+        self.settle(t);
+    }
+
+    /// Executes thread `t`'s pending operation `ev` at step `step`; returns the recorded
+    /// event.
+    fn execute(&mut self, t: Tid, mut ev: Event, step: u32) -> Event {
+        ops::execute(self, &mut ev, step);
         let ti = t as usize;
-        let mut failed = false;
-        match step {
+        match self.step_of(t) {
             Step::Create(c) => {
                 self.threads[ti].created += 1;
-                self.threads[c].status = Status::Ready;
-                self.settle(c as Tid);
-                self.settle(t);
-                return (ev, false);
+                self.start(c as Tid);
             }
-            Step::Join(_) => {
-                self.threads[ti].joined += 1;
-                self.settle(t);
-                return (ev, false);
-            }
-            Step::Exit => {
-                self.threads[ti].status = Status::Finished;
-                return (ev, false);
-            }
-            Step::Op(op) => match *op {
-                Op::Read { var, off, len, reg } => {
-                    let v = self.load(var, off, len);
-                    self.threads[ti].regs[reg] = v;
-                    ev.value = v as u64;
-                }
-                Op::Write {
-                    var,
-                    off,
-                    len,
-                    value,
-                    plus_reg,
-                } => {
-                    let v = value + plus_reg.map_or(0, |r| self.threads[ti].regs[r]);
-                    self.store(var, off, len, v);
-                    ev.value = v as u64;
-                }
-                Op::FetchAdd { var, add, reg } => {
-                    let v = self.load(var, 0, 8);
-                    self.threads[ti].regs[reg] = v;
-                    self.store(var, 0, 8, v + add);
-                }
-                Op::Cas {
-                    var,
-                    expected,
-                    new,
-                    reg,
-                } => {
-                    let v = self.load(var, 0, 8);
-                    self.threads[ti].regs[reg] = v;
-                    if v == expected {
-                        self.store(var, 0, 8, new);
-                        ev.kind = Kind::Rmw as u8;
-                    } else {
-                        ev.kind = Kind::Read as u8;
+            Step::Join(_) => self.threads[ti].joined += 1,
+            Step::Exit => self.threads[ti].status = Status::Finished,
+            Step::Op(op) => {
+                match *op {
+                    Op::Read { var, off, len, reg } => {
+                        let v = self.load(var, off, len);
+                        self.threads[ti].regs[reg] = v;
+                        ev.value = v as u64;
+                        ev.flags |= FLAG_VALUE;
                     }
-                    ev.flags |= FLAG_FROM_TRY;
-                }
-                Op::Lock(m) => self.mutex_owner[m] = Some(t),
-                Op::Wait { m, .. } if self.threads[ti].waiting.is_none() => {
-                    // First half: release the mutex and wait, staying at this operation.
-                    self.mutex_owner[m] = None;
-                    self.threads[ti].waiting = Some(false);
-                    return (ev, false);
-                }
-                Op::Wait { m, .. } => {
-                    self.mutex_owner[m] = Some(t);
-                    self.threads[ti].waiting = None;
-                }
-                Op::Signal { c } => {
-                    for u in 0..self.threads.len() {
-                        let waits_here = matches!(self.step_of(u as Tid), Step::Op(Op::Wait { c: c2, .. }) if *c2 == c);
-                        if waits_here && self.threads[u].waiting.is_some() {
-                            self.threads[u].waiting = Some(true);
+                    Op::Write {
+                        var,
+                        off,
+                        len,
+                        value,
+                        plus_reg,
+                    } => {
+                        let v = value + plus_reg.map_or(0, |r| self.threads[ti].regs[r]);
+                        self.store(var, off, len, v);
+                        ev.value = v as u64;
+                        ev.flags |= FLAG_VALUE;
+                    }
+                    Op::FetchAdd { var, add, reg } => {
+                        let v = self.load(var, 0, 8);
+                        self.threads[ti].regs[reg] = v;
+                        self.store(var, 0, 8, v + add);
+                    }
+                    Op::Cas {
+                        var,
+                        expected,
+                        new,
+                        reg,
+                    } => {
+                        let v = self.load(var, 0, 8);
+                        self.threads[ti].regs[reg] = v;
+                        if v == expected {
+                            self.store(var, 0, 8, new);
+                        } else {
+                            ev.flags |= FLAG_FAILED;
                         }
                     }
-                }
-                Op::Unlock(m) => self.mutex_owner[m] = None,
-                Op::TryLock { m, reg } => {
-                    if self.mutex_owner[m].is_none() {
-                        self.mutex_owner[m] = Some(t);
-                        self.threads[ti].regs[reg] = 0;
-                        ev.kind = Kind::Lock as u8;
-                        ev.flags |= FLAG_FROM_TRY;
-                    } else {
-                        self.threads[ti].regs[reg] = 1;
-                        ev.kind = Kind::TryFail as u8;
+                    Op::TryLock { reg, .. } => self.threads[ti].regs[reg] = ev.failed() as i64,
+                    Op::Spawn(k) => self.start(self.prog.child_tid(k)),
+                    Op::Wait { .. } if !self.threads[ti].waiting => {
+                        // First half: stay at this operation, now waiting.
+                        self.threads[ti].waiting = true;
+                        self.settle(t);
+                        return ev;
                     }
+                    Op::Wait { .. } => self.threads[ti].waiting = false,
+                    Op::Assert { .. } | Op::Crash => return ev,
+                    _ => {}
                 }
-                Op::Assert { .. } => failed = true,
-                Op::SkipIfEq { .. } => unreachable!("settled"),
-            },
+                self.threads[ti].pc += 1;
+            }
         }
-        if !failed {
-            self.threads[ti].pc += 1;
+        if self.threads[ti].status == Status::Ready {
             self.settle(t);
         }
-        (ev, failed)
+        ev
     }
 }
 
 /// Runs the program under `req`, as the runtime would.
 pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
-    let n = prog.workers.len() + 1;
+    let n = prog.threads();
     let mut sim = Sim {
         prog,
         memory: vec![0; 8 * prog.vars.max(1)],
-        mutex_owner: vec![None; 8],
+        mutex_words: HashMap::new(),
         threads: (0..n)
-            .map(|t| Thread {
+            .map(|_| Thread {
                 pc: 0,
                 regs: vec![0; REGS],
-                status: if t == 0 {
-                    Status::Ready
-                } else {
-                    Status::NotCreated
-                },
+                status: Status::NotCreated,
                 joined: 0,
                 created: 0,
-                waiting: None,
+                waiting: false,
             })
             .collect(),
+        pending: vec![Event::default(); n],
+        sched: Scheduler::new(&req.schedule, &req.sleep, req.sleep_from, max_steps),
     };
-    sim.settle(0);
-    let mut sched = Scheduler::new(&req.schedule, &req.sleep, req.sleep_from, max_steps);
+    sim.start(0);
     let mut events = Vec::new();
+    let mut enabled_sets = Vec::new();
     let mut cur = 0;
     loop {
-        let mut enabled = ThreadSet::EMPTY;
-        let mut live = ThreadSet::EMPTY;
-        for t in 0..n as Tid {
-            if sim.threads[t as usize].status == Status::Ready {
-                live.insert(t);
-                if sim.enabled(t) {
-                    enabled.insert(t);
-                }
-            }
-        }
+        let live = sim.ready();
+        let enabled: ThreadSet = live
+            .iter()
+            .filter(|&t| ops::enabled(&sim, &sim.pending[t as usize]))
+            .collect();
         let pending = |sim: &Sim| -> Vec<Pending> {
-            (0..n as Tid)
-                .filter(|&t| sim.threads[t as usize].status == Status::Ready)
+            sim.ready()
+                .iter()
                 .map(|t| Pending {
-                    event: sim.pending(t),
-                    enabled: sim.enabled(t),
+                    event: sim.pending[t as usize],
+                    enabled: ops::enabled(sim, &sim.pending[t as usize]),
                 })
                 .collect()
         };
-        let t = match sched.pick(Some(cur), enabled, live) {
+        let end = |events, enabled, pending, end, outcome| Run {
+            events,
+            enabled,
+            pending,
+            end,
+            outcome,
+        };
+        let t = match sim.sched.pick(Some(cur), enabled, live) {
             Pick::Run(t) => t,
             Pick::Done => unreachable!("main exits before every thread is done"),
             Pick::Deadlock => {
-                let blocked = live.iter().collect();
-                return Run {
-                    pending: pending(&sim),
-                    events,
-                    end: TraceEnd::Maximal { killed: false },
-                    outcome: Some(Outcome::Deadlock { blocked }),
+                let outcome = Outcome::Deadlock {
+                    blocked: live.iter().collect(),
                 };
+                let p = pending(&sim);
+                let maximal = TraceEnd::Maximal { killed: false };
+                return end(events, enabled_sets, p, maximal, Some(outcome));
             }
             Pick::SleepBlocked => {
-                return Run {
-                    pending: Vec::new(),
-                    events,
-                    end: TraceEnd::SleepBlocked,
-                    outcome: None,
-                }
+                return end(events, enabled_sets, vec![], TraceEnd::SleepBlocked, None)
             }
-            Pick::StepBound => {
-                return Run {
-                    pending: Vec::new(),
-                    events,
-                    end: TraceEnd::Bounded,
-                    outcome: None,
-                }
-            }
+            Pick::StepBound => return end(events, enabled_sets, vec![], TraceEnd::Bounded, None),
             Pick::Diverged(t) => panic!(
                 "schedule diverged at step {}: T{t} cannot run",
                 events.len()
             ),
         };
         cur = t;
-        let ev = Event {
-            enabled: enabled.0,
-            ..sim.pending(t)
-        };
         let op_index = sim.threads[t as usize].pc;
-        let (ev, failed) = sim.execute(t, ev);
-        sched.executed(&ev);
+        let ev = sim.execute(t, sim.pending[t as usize], events.len() as u32);
+        sim.sched.executed(&ev);
         events.push(ev);
-        if failed {
+        enabled_sets.push(enabled);
+        let killed = match ev.kind() {
+            Kind::AssertFail => Some(Outcome::AssertFail {
+                tid: t,
+                op: op_index,
+            }),
+            Kind::Crash => Some(Outcome::Crash {
+                tid: t,
+                op: op_index,
+            }),
+            _ => None,
+        };
+        if let Some(outcome) = killed {
             // The failing thread is mid-operation: it has no next event.
             sim.threads[t as usize].status = Status::Finished;
-            return Run {
-                pending: pending(&sim),
-                events,
-                end: TraceEnd::Maximal { killed: true },
-                outcome: Some(Outcome::AssertFail {
-                    tid: t,
-                    op: op_index,
-                }),
-            };
+            let p = pending(&sim);
+            let maximal = TraceEnd::Maximal { killed: true };
+            return end(events, enabled_sets, p, maximal, Some(outcome));
         }
         if ev.kind() == Kind::ProcessExit {
             let memory = (0..prog.vars).map(|v| sim.load(v, 0, 8)).collect();
             let regs = sim.threads.iter().map(|th| th.regs.clone()).collect();
-            return Run {
-                pending: pending(&sim),
+            let p = pending(&sim);
+            let maximal = TraceEnd::Maximal { killed: false };
+            return end(
                 events,
-                end: TraceEnd::Maximal { killed: false },
-                outcome: Some(Outcome::Exit { memory, regs }),
-            };
+                enabled_sets,
+                p,
+                maximal,
+                Some(Outcome::Exit { memory, regs }),
+            );
         }
     }
 }
 
 /// A canonical name for an execution's Mazurkiewicz trace: each event as (thread, its
-/// index in the thread), and the order of every dependent pair of events of different
-/// threads. Two executions are equivalent exactly when these agree.
+/// index in the thread, the alternative it took), and the order of every dependent pair
+/// of events of different threads. Two executions are equivalent exactly when these agree.
 pub fn trace_class(events: &[Event]) -> Class {
     let mut index = BTreeMap::new();
     let ids: Vec<(u32, u32)> = events
@@ -541,10 +557,10 @@ pub fn trace_class(events: &[Event]) -> Class {
             (e.tid(), *c)
         })
         .collect();
-    let mut ops: Vec<(u32, u32, u8, u64, u32)> = events
+    let mut ops: Vec<(u32, u32, u8, u64, u32, u32)> = events
         .iter()
         .zip(&ids)
-        .map(|(e, id)| (id.0, id.1, e.kind, e.addr, e.len))
+        .map(|(e, id)| (id.0, id.1, e.kind, e.addr, e.len, e.choice))
         .collect();
     ops.sort();
     let mut pairs = BTreeSet::new();
@@ -559,18 +575,22 @@ pub fn trace_class(events: &[Event]) -> Class {
 }
 
 /// See `trace_class`.
-pub type Class = (Vec<(u32, u32, u8, u64, u32)>, Vec<(u32, u32, u32, u32)>);
+pub type Class = (
+    Vec<(u32, u32, u8, u64, u32, u32)>,
+    Vec<(u32, u32, u32, u32)>,
+);
 
 /// What exploring a program with one algorithm found.
 #[derive(Debug, Default)]
 pub struct Explored {
     pub stats: super::Stats,
     /// Traces of the executions that the program ended by itself. Executions ended early by
-    /// a failed assertion are not compared by trace: the engine does not enumerate how far
-    /// other threads got before the end, since that cannot change what is found.
+    /// a failed assertion or a crash are not compared by trace: the engine does not
+    /// enumerate how far other threads got before the end, since that cannot change what
+    /// is found.
     pub classes: BTreeSet<Class>,
     pub outcomes: BTreeSet<Outcome>,
-    /// Executions ended by a failed assertion.
+    /// Executions ended by a failed assertion or a crash.
     pub killed: u64,
     /// Complete executions that repeated a trace already seen.
     pub redundant: u64,
@@ -593,7 +613,7 @@ pub fn explore(prog: &Program, alg: super::Algorithm, limit: u64) -> Option<Expl
             .expect("simulated programs are deterministic");
         if let Some(o) = r.outcome {
             let class = trace_class(&r.events);
-            if matches!(o, Outcome::AssertFail { .. }) {
+            if matches!(o, Outcome::AssertFail { .. } | Outcome::Crash { .. }) {
                 out.killed += 1;
                 if !seen_killed.insert(class) {
                     out.redundant += 1;

@@ -101,6 +101,7 @@ fn increments(threads: usize, k: usize) -> Program {
         main: vec![],
         workers: vec![body; threads],
         vars: 1,
+        ..Default::default()
     }
 }
 
@@ -125,6 +126,7 @@ fn readers_have_two_to_the_n_traces() {
             main: vec![],
             workers,
             vars: 1,
+            ..Default::default()
         };
         let c = if n <= 2 {
             check(&prog)
@@ -144,6 +146,7 @@ fn lock_protected_increments_have_n_factorial_traces() {
             main: vec![],
             workers: vec![body.clone(); n],
             vars: 1,
+            ..Default::default()
         };
         let c = if n <= 2 {
             check(&prog)
@@ -176,6 +179,7 @@ fn lastzero_matches_published_counts() {
             main: vec![],
             workers,
             vars: n + 1,
+            ..Default::default()
         };
         let c = if n <= 1 {
             check(&prog)
@@ -195,6 +199,7 @@ fn deadlocks_are_found_by_every_algorithm() {
             vec![Op::Lock(1), Op::Lock(0), Op::Unlock(0), Op::Unlock(1)],
         ],
         vars: 0,
+        ..Default::default()
     };
     check(&prog);
     let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
@@ -231,6 +236,7 @@ fn trylock_failures_commute_but_race_with_the_holder() {
             ],
         ],
         vars: 1,
+        ..Default::default()
     };
     check(&prog);
 }
@@ -249,6 +255,7 @@ fn compare_and_swap_outcomes() {
             }],
         ],
         vars: 1,
+        ..Default::default()
     });
 }
 
@@ -274,6 +281,7 @@ fn byte_accesses_conflict_only_where_they_overlap() {
             }],
         ],
         vars: 1,
+        ..Default::default()
     };
     let c = check(&prog);
     // Disjoint-byte writes commute: T1's byte 0 and T2's byte 2 never conflict.
@@ -290,6 +298,7 @@ fn assertion_failures_are_found_by_every_algorithm() {
             vec![Op::write(0, 7)],
         ],
         vars: 2,
+        ..Default::default()
     };
     let mut prog2 = prog.clone();
     prog2.workers[0].push(Op::SkipIfEq {
@@ -313,6 +322,7 @@ fn main_racing_with_workers() {
         main: vec![Op::write(0, 3), Op::read(1, 0)],
         workers: vec![vec![Op::read(0, 0), Op::write(1, 1)], vec![Op::write(0, 2)]],
         vars: 2,
+        ..Default::default()
     });
 }
 
@@ -376,6 +386,7 @@ fn lost_wakeup_deadlocks() {
         main: vec![],
         workers: vec![waiter(0), vec![Op::write(0, 1), Op::Signal { c: 0 }]],
         vars: 1,
+        ..Default::default()
     };
     check(&prog);
     let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
@@ -385,26 +396,105 @@ fn lost_wakeup_deadlocks() {
         .any(|o| matches!(o, sim::Outcome::Deadlock { .. })));
 }
 
-#[test]
-fn signal_under_the_mutex_is_never_lost() {
-    let signaller = vec![
-        Op::Lock(0),
-        Op::write(0, 1),
-        Op::Signal { c: 0 },
-        Op::Unlock(0),
-    ];
-    let prog = Program {
-        main: vec![],
-        workers: vec![waiter(0), signaller.clone(), waiter(0)],
-        vars: 1,
+fn signaller(broadcast: bool) -> Vec<Op> {
+    let wake = if broadcast {
+        Op::Broadcast { c: 0 }
+    } else {
+        Op::Signal { c: 0 }
     };
-    let c = check(&prog);
-    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
-    assert!(!oracle
+    vec![Op::Lock(0), Op::write(0, 1), wake, Op::Unlock(0)]
+}
+
+fn deadlocks(prog: &Program) -> bool {
+    let oracle = sim::explore(prog, Algorithm::None, LIMIT).unwrap();
+    oracle
         .outcomes
         .iter()
-        .any(|o| matches!(o, sim::Outcome::Deadlock { .. })));
+        .any(|o| matches!(o, sim::Outcome::Deadlock { .. }))
+}
+
+/// Two threads wait for a flag; one signal wakes only one of them, and which one is a
+/// choice the engine explores: the other may sleep forever (POSIX), and main's join hangs.
+#[test]
+fn one_signal_wakes_one_of_two_waiters() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![waiter(0), signaller(false), waiter(0)],
+        vars: 1,
+        ..Default::default()
+    };
+    let c = check(&prog);
+    assert!(deadlocks(&prog));
     assert!(c.traces > 1);
+    // Both waiters can be the one left asleep.
+    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+    let stuck: std::collections::BTreeSet<_> = oracle
+        .outcomes
+        .iter()
+        .filter_map(|o| match o {
+            sim::Outcome::Deadlock { blocked } => Some(blocked.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(stuck.iter().any(|b| b.contains(&1)) && stuck.iter().any(|b| b.contains(&3)));
+}
+
+#[test]
+fn a_broadcast_under_the_mutex_is_never_lost() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![waiter(0), signaller(true), waiter(0)],
+        vars: 1,
+        ..Default::default()
+    };
+    let c = check(&prog);
+    assert!(!deadlocks(&prog));
+    assert!(c.traces > 1);
+}
+
+/// Threads are numbered by creator and rank, so creations by different threads commute:
+/// three threads that each create and join a child, sharing nothing, make one trace.
+#[test]
+fn creations_by_different_threads_commute() {
+    let prog = Program {
+        main: vec![],
+        workers: (0..3)
+            .map(|k| vec![Op::Spawn(k), Op::JoinChild(k)])
+            .collect(),
+        children: vec![
+            vec![Op::read(0, 0)],
+            vec![Op::read(0, 0)],
+            vec![Op::read(0, 0)],
+        ],
+        vars: 1,
+    };
+    let c = check_large(&prog);
+    assert_eq!((c.traces, c.optimal), (1, 1));
+}
+
+/// A thread that crashes after a write: another thread may run between the two, and see
+/// the write (the crash is an event of its own, not part of the write's step).
+#[test]
+fn a_crash_is_an_event_other_threads_can_precede() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::write(0, 1), Op::Crash],
+            vec![Op::read(0, 0), Op::Assert { reg: 0, value: 0 }],
+        ],
+        vars: 1,
+        ..Default::default()
+    };
+    check(&prog);
+    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+    assert!(oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::AssertFail { .. })));
+    assert!(oracle
+        .outcomes
+        .iter()
+        .any(|o| matches!(o, sim::Outcome::Crash { .. })));
 }
 
 /// Found by the random tests: a successful trylock also races with the release before
@@ -415,6 +505,7 @@ fn trylock_success_races_with_the_preceding_release() {
         main: try_write(0, 0, 4),
         workers: vec![vec![Op::read(0, 0)], locked_increment(0, 0, 0)],
         vars: 2,
+        ..Default::default()
     });
 }
 
@@ -427,6 +518,7 @@ fn classic_reads_do_not_commute() {
         main: vec![Op::write(1, 1)],
         workers: vec![vec![Op::read(0, 0), Op::read(1, 0)], vec![Op::read(1, 0)]],
         vars: 2,
+        ..Default::default()
     });
 }
 
@@ -438,6 +530,7 @@ fn classic_release_races_with_failed_trylock() {
         main: try_write(0, 0, 4),
         workers: vec![vec![Op::write(0, 1)], locked_increment(0, 0, 0)],
         vars: 2,
+        ..Default::default()
     });
 }
 
@@ -461,6 +554,7 @@ fn races_of_blocked_executions_count() {
             vec![Op::write(1, 1)],
         ],
         vars: 3,
+        ..Default::default()
     });
 }
 
@@ -477,6 +571,7 @@ fn classic_skips_sleeping_candidates() {
             vec![Op::write(1, 1), Op::write(2, 1)],
         ],
         vars: 3,
+        ..Default::default()
     });
 }
 
@@ -490,6 +585,7 @@ fn classic_falls_back_to_every_enabled_thread() {
         main: waiter(0),
         workers: vec![waiter(0), vec![Op::write(0, 1), Op::Signal { c: 0 }]],
         vars: 2,
+        ..Default::default()
     });
 }
 
@@ -501,6 +597,7 @@ fn reversed_cmpxchg_may_change_outcome() {
         main: vec![],
         workers: vec![cas_then_read(1), cas_then_read(2)],
         vars: 1,
+        ..Default::default()
     });
 }
 
@@ -524,9 +621,11 @@ mod random {
             2 => (0..2usize, 0..2i64, var.clone()).prop_map(|(r, x, v)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::write(v, 3)]),
             1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
             1 => var.clone().prop_map(waiter),
-            1 => (var.clone(), 0..2usize).prop_map(|(v, m)| {
-                if m == 0 { vec![Op::write(v, 1), Op::Signal { c: 0 }] } else { vec![Op::Lock(0), Op::write(v, 1), Op::Signal { c: 0 }, Op::Unlock(0)] }
+            1 => (var.clone(), 0..2usize, any::<bool>()).prop_map(|(v, m, all)| {
+                let wake = if all { Op::Broadcast { c: 0 } } else { Op::Signal { c: 0 } };
+                if m == 0 { vec![Op::write(v, 1), wake] } else { vec![Op::Lock(0), Op::write(v, 1), wake, Op::Unlock(0)] }
             }),
+            1 => (0..2usize, 0..2i64).prop_map(|(r, x)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::Crash]),
         ]
     }
 
@@ -551,9 +650,11 @@ mod random {
             main: vec![],
             workers,
             vars: 3,
+            ..Default::default()
         })
     }
 
+    /// Workers, some of which create and join a child of their own.
     fn program() -> impl Strategy<Value = Program> {
         (2..4usize)
             .prop_flat_map(|vars| {
@@ -561,13 +662,75 @@ mod random {
                     Just(vars),
                     prop::collection::vec(worker(vars), 2..4),
                     prop::collection::vec(op(vars), 0..2),
+                    prop::collection::vec(worker(vars), 0..2),
                 )
             })
-            .prop_map(|(vars, workers, main)| Program {
-                main: main.concat(),
-                workers,
-                vars,
+            .prop_map(|(vars, mut workers, main, children)| {
+                for (k, w) in workers.iter_mut().enumerate().take(children.len()) {
+                    w.insert(0, Op::Spawn(k));
+                    w.push(Op::JoinChild(k));
+                }
+                Program {
+                    main: main.concat(),
+                    workers,
+                    children,
+                    vars,
+                }
             })
+    }
+
+    /// Two waiters and one or two signallers on one condition, and an access of main's:
+    /// where a signal has several waiters to choose from.
+    fn condition_program() -> impl Strategy<Value = Program> {
+        let signaller = (any::<bool>(), any::<bool>()).prop_map(|(all, locked)| {
+            let wake = if all {
+                Op::Broadcast { c: 0 }
+            } else {
+                Op::Signal { c: 0 }
+            };
+            if locked {
+                vec![Op::Lock(0), wake, Op::Unlock(0)]
+            } else {
+                vec![wake]
+            }
+        });
+        // lock; [if (!flag)] wait; unlock
+        let waiter = (any::<bool>(), 0..2usize).prop_map(|(check, v)| {
+            if check {
+                waiter(v)
+            } else {
+                vec![Op::Lock(0), Op::Wait { c: 0, m: 0 }, Op::Unlock(0)]
+            }
+        });
+        let extra = prop_oneof![
+            (0..2usize, 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
+            (0..2usize).prop_map(|v| vec![Op::write(v, 2)]),
+            Just(vec![]),
+        ];
+        (
+            prop::collection::vec(waiter, 2..3),
+            prop::collection::vec(signaller, 1..3),
+            extra,
+        )
+            .prop_map(|(mut workers, signallers, main)| {
+                workers.extend(signallers);
+                Program {
+                    main,
+                    workers,
+                    vars: 2,
+                    ..Default::default()
+                }
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 100, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xc0d_2026), ..ProptestConfig::default() })]
+
+        #[test]
+        fn condition_programs_agree_with_the_oracle(prog in condition_program()) {
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
     }
 
     proptest! {
@@ -576,13 +739,13 @@ mod random {
         #[test]
         fn every_algorithm_agrees_with_the_oracle(prog in program()) {
             // Skip programs too large for exhaustive exploration.
-            prop_assume!(sim::explore(&prog, Algorithm::None, 20_000).is_some());
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
             check(&prog);
         }
 
         #[test]
         fn memory_programs_with_more_threads_agree_with_the_oracle(prog in memory_program()) {
-            prop_assume!(sim::explore(&prog, Algorithm::None, 20_000).is_some());
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
             check(&prog);
         }
     }

@@ -77,7 +77,10 @@ impl WakeupTree {
 
     /// Makes sure some leaf extends to an execution that contains `v`: follow the leftmost
     /// compatible node at each level; stop at a leaf (it already covers `v`) or when `v`
-    /// is used up; otherwise add the rest of `v` as a new rightmost branch there.
+    /// is used up; otherwise add the rest of `v` as a new rightmost branch there. A node
+    /// is compatible when its thread's first event in `v` can go first and takes the same
+    /// alternative (what follows may depend on it), or when it is independent of all of
+    /// `v`.
     pub fn insert(&mut self, mut v: Vec<Event>) {
         let mut level = &mut self.branches;
         let mut at_root = true;
@@ -89,7 +92,8 @@ impl WakeupTree {
             for (idx, child) in level.iter().enumerate() {
                 let t = child.event.tid();
                 if v.iter().any(|e| e.tid() == t) {
-                    if let Some(j) = initial_at(&v, t) {
+                    let same = |&j: &usize| v[j].choice == child.event.choice;
+                    if let Some(j) = initial_at(&v, t).filter(same) {
                         next = Some((idx, Some(j)));
                         break;
                     }

@@ -1,16 +1,24 @@
-//! Visible events and the dependence relation between them.
+//! The visible event record, and the small types around it (threads, thread sets,
+//! schedule steps).
 //!
 //! The same `Event` record is written by the runtime into shared memory, read by the
 //! engine, stored in sleep sets and wakeup trees, and produced by the engine's test
-//! simulator, so that there is exactly one definition of what commutes with what.
+//! simulator. What each kind means (footprint, enabledness, effect) is defined once, in
+//! `crate::ops`.
 
 use std::fmt;
 
-/// A thread's index, in creation order; the main thread is 0.
+/// A thread's identity for one exploration. Threads are named by their creator and their
+/// index among its children; the runtime and the engine agree on a number per name (see
+/// `shm::ThreadName`), so the number does not depend on the order in which threads of
+/// different parents were created. The main thread is 0.
 pub type Tid = u32;
 
-/// Threads are numbered below this bound so that thread sets fit in a `u64`.
-pub const MAX_THREADS: usize = 64;
+/// Words of a `ThreadSet`: thread numbers are below `MAX_THREADS`.
+const WORDS: usize = 1;
+
+/// Distinct threads one exploration can name.
+pub const MAX_THREADS: usize = 64 * WORDS;
 
 /// The kinds of visible operations. The numbers are shared with `runtime/c/kinds.h`.
 #[repr(u8)]
@@ -18,50 +26,85 @@ pub const MAX_THREADS: usize = 64;
 pub enum Kind {
     /// Reads `len` bytes at `addr`.
     Read = 1,
-    /// Writes `len` bytes at `addr`.
+    /// Writes `len` bytes at `addr` (`FLAG_STORE`: the runtime stores `value` itself).
     Write = 2,
-    /// Atomic read-modify-write (atomicrmw, successful cmpxchg).
+    /// Atomic read-modify-write of `len` bytes at `addr`.
     Rmw = 3,
-    /// A cmpxchg not yet executed: its outcome (an `Rmw` or a `Read`) depends on memory.
+    /// Atomic compare-and-exchange of `len` bytes at `addr` against `value`; its outcome
+    /// (`FLAG_FAILED`: memory did not hold `value`) is known once it executes.
     CmpXchg = 4,
-    /// `llvm.memcpy`/`memmove`: reads `len` bytes at `src`, writes `len` bytes at `addr`.
+    /// `memcpy`/`memmove`: reads `arg_len` bytes at `arg`, writes `len` bytes at `addr`.
     Copy = 5,
-    /// A fence: orders nothing under sequential consistency, so it commutes with everything.
+    /// A fence: orders nothing under sequential consistency.
     Fence = 6,
-    /// Acquires the mutex at `addr` (`pthread_mutex_lock` or a successful trylock).
+    /// A C library function's accesses to user memory: up to two ranges, `[addr, +len)`
+    /// and `[arg, +arg_len)`, with the modes in `modes` (see `ops::memory`).
+    Lib = 7,
+    /// `pthread_mutex_lock` on the mutex at `addr`.
     Lock = 10,
-    /// A `pthread_mutex_trylock` not yet executed.
+    /// `pthread_mutex_trylock`; `FLAG_FAILED`: the mutex was busy.
     TryLock = 11,
-    /// A trylock that found the mutex held: it only observes the mutex.
-    TryFail = 12,
     Unlock = 13,
     MutexInit = 14,
     MutexDestroy = 15,
     /// `pthread_cond_wait` on the condition at `addr`, first half: releases the mutex at
-    /// `src` and starts waiting.
+    /// `arg` and starts waiting.
     CondWait = 16,
-    /// `pthread_cond_signal`/`broadcast` (`value` 1) on the condition at `addr`: wakes
-    /// every thread waiting on it (a signal may wake more than one thread: POSIX allows
-    /// spurious wakeups).
+    /// `pthread_cond_signal`: wakes one waiter, the `choice`-th of `choices` (in thread
+    /// order), recorded in `aux`; `FLAG_FAILED`: there was no waiter.
     CondSignal = 17,
-    /// `pthread_cond_wait`, second half: reacquires the mutex at `src` once woken (a
-    /// pending `CondWake` has `value` 1 once a signal woke it).
+    /// `pthread_cond_wait`, second half: takes the mutex at `arg` back once woken. While
+    /// pending, `value` is 1 + the step of the signal that woke it (0: not woken yet).
     CondWake = 18,
+    /// `pthread_cond_broadcast`: wakes every waiter; `FLAG_FAILED`: there was none.
+    CondBroadcast = 19,
     /// Creates thread `aux`.
     Create = 20,
     /// Waits for thread `aux` to finish.
     Join = 21,
     /// The thread finishes (returns from its start routine or calls `pthread_exit`).
     ThreadExit = 22,
+    CondInit = 24,
+    CondDestroy = 25,
     /// `exit(value)` or a return from `main`: ends every thread.
     ProcessExit = 30,
     /// A failed `assert`: ends the program with an error.
     AssertFail = 31,
     /// `abort()`.
     Abort = 32,
+    /// The thread crashed: signal `value`, faulting address `addr`, instruction `arg`.
+    Crash = 33,
 }
 
 impl Kind {
+    pub const ALL: [Kind; 25] = [
+        Kind::Read,
+        Kind::Write,
+        Kind::Rmw,
+        Kind::CmpXchg,
+        Kind::Copy,
+        Kind::Fence,
+        Kind::Lib,
+        Kind::Lock,
+        Kind::TryLock,
+        Kind::Unlock,
+        Kind::MutexInit,
+        Kind::MutexDestroy,
+        Kind::CondWait,
+        Kind::CondSignal,
+        Kind::CondWake,
+        Kind::CondBroadcast,
+        Kind::Create,
+        Kind::Join,
+        Kind::ThreadExit,
+        Kind::CondInit,
+        Kind::CondDestroy,
+        Kind::ProcessExit,
+        Kind::AssertFail,
+        Kind::Abort,
+        Kind::Crash,
+    ];
+
     pub fn from_u8(k: u8) -> Option<Kind> {
         use Kind::*;
         Some(match k {
@@ -71,66 +114,35 @@ impl Kind {
             4 => CmpXchg,
             5 => Copy,
             6 => Fence,
+            7 => Lib,
             10 => Lock,
             11 => TryLock,
-            12 => TryFail,
             13 => Unlock,
             14 => MutexInit,
             15 => MutexDestroy,
             16 => CondWait,
             17 => CondSignal,
             18 => CondWake,
+            19 => CondBroadcast,
             20 => Create,
             21 => Join,
             22 => ThreadExit,
+            24 => CondInit,
+            25 => CondDestroy,
             30 => ProcessExit,
             31 => AssertFail,
             32 => Abort,
+            33 => Crash,
             _ => return None,
         })
     }
 
-    pub fn is_memory(self) -> bool {
-        matches!(
-            self,
-            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy
-        )
-    }
-
-    pub fn is_mutex(self) -> bool {
-        matches!(
-            self,
-            Kind::Lock
-                | Kind::TryLock
-                | Kind::TryFail
-                | Kind::Unlock
-                | Kind::MutexInit
-                | Kind::MutexDestroy
-        )
-    }
-
-    /// The mutex an event operates on, if any.
-    pub fn mutex_of(self, e: &Event) -> Option<u64> {
-        match self {
-            _ if self.is_mutex() => Some(e.addr),
-            Kind::CondWait | Kind::CondWake => Some(e.src),
-            _ => None,
-        }
-    }
-
-    /// The condition variable an event operates on, if any.
-    pub fn cond_of(self, e: &Event) -> Option<u64> {
-        matches!(self, Kind::CondWait | Kind::CondSignal | Kind::CondWake).then_some(e.addr)
-    }
-
     /// Events after which no thread runs again.
     pub fn ends_program(self) -> bool {
-        matches!(self, Kind::ProcessExit | Kind::AssertFail | Kind::Abort)
-    }
-
-    /// Acquisitions of a mutex (a pending trylock may become one).
-    pub fn acquires(self) -> bool {
-        matches!(self, Kind::Lock | Kind::TryLock | Kind::CondWake)
+        matches!(
+            self,
+            Kind::ProcessExit | Kind::AssertFail | Kind::Abort | Kind::Crash
+        )
     }
 
     pub fn name(self) -> &'static str {
@@ -142,21 +154,25 @@ impl Kind {
             CmpXchg => "cmpxchg",
             Copy => "copy",
             Fence => "fence",
+            Lib => "lib",
             Lock => "lock",
             TryLock => "trylock",
-            TryFail => "trylock-fail",
             Unlock => "unlock",
             MutexInit => "mutex-init",
             MutexDestroy => "mutex-destroy",
             CondWait => "cond-wait",
             CondSignal => "cond-signal",
             CondWake => "cond-wake",
+            CondBroadcast => "cond-broadcast",
+            CondInit => "cond-init",
+            CondDestroy => "cond-destroy",
             Create => "create",
             Join => "join",
             ThreadExit => "thread-exit",
             ProcessExit => "exit",
             AssertFail => "assert-fail",
             Abort => "abort",
+            Crash => "crash",
         }
     }
 }
@@ -165,42 +181,57 @@ impl Kind {
 pub const FLAG_ATOMIC: u8 = 1;
 /// Flag: `value` holds the value read or written.
 pub const FLAG_VALUE: u8 = 2;
-/// Flag: a `Lock` produced by a successful `pthread_mutex_trylock`, or a `Read`/`Rmw`
-/// produced by a cmpxchg.
-pub const FLAG_FROM_TRY: u8 = 4;
+/// Outcome flag: the operation did not take effect (a cmpxchg that found another value,
+/// a trylock that found the mutex busy, a signal or broadcast that found no waiter).
+pub const FLAG_FAILED: u8 = 4;
 /// Flag on a sleep-set entry: it conflicts with every access to its bytes, reads included
 /// (the dependence of classic DPOR, under which two reads do not commute).
 pub const FLAG_NO_COMMUTE: u8 = 8;
+/// Flag on a `Write`: the runtime stores `value` into user memory itself (the `pthread_t`
+/// of `pthread_create`, the result of `pthread_join`).
+pub const FLAG_STORE: u8 = 16;
+/// Flag on a `Lib` event: its ranges depend on the contents of memory (a string's
+/// length), so they are computed when the event executes.
+pub const FLAG_SCAN: u8 = 32;
 
-/// One visible operation of one thread, as recorded in a trace (48 bytes, `repr(C)`
+/// Flags that describe an outcome rather than the operation attempted.
+pub const OUTCOME_FLAGS: u8 = FLAG_FAILED | FLAG_VALUE;
+
+/// One visible operation of one thread, as recorded in a trace (56 bytes, `repr(C)`
 /// because the runtime writes it into shared memory).
 #[repr(C)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Event {
-    /// Start of the memory range written or read, or the mutex's address.
+    /// The object operated on: the first memory range, or the mutex, condition...
     pub addr: u64,
-    /// Source of a `Copy`.
-    pub src: u64,
-    /// Value read or written (see `FLAG_VALUE`), or the exit code.
+    /// A second object: the source of a copy, the mutex of a condition wait.
+    pub arg: u64,
+    /// Value read or written, exit code, signal number...
     pub value: u64,
-    /// The threads that were enabled in the state before this event (set by the runtime
-    /// when the event executes; not part of the event's identity).
-    pub enabled: u64,
-    /// Length in bytes of the memory range(s).
+    /// Length in bytes of the range at `addr`.
     pub len: u32,
+    /// Length in bytes of the range at `arg`.
+    pub arg_len: u32,
+    pub tid: Tid,
+    /// The other thread of a `Create` or `Join`; the thread a signal woke.
+    pub aux: u32,
     /// Instrumentation site (0 when unknown).
     pub site: u32,
-    pub tid: u16,
+    /// Which of the operation's `choices` alternatives this execution took.
+    pub choice: u32,
+    /// How many alternatives the operation had where it executed (0 or 1: none).
+    pub choices: u32,
     pub kind: u8,
     pub flags: u8,
-    /// The other thread of a `Create` or `Join`.
-    pub aux: u32,
+    /// `Lib` events: the modes of the two ranges (`ops::memory::modes`).
+    pub modes: u8,
+    pub _pad: u8,
 }
 
 impl Event {
     pub fn new(tid: Tid, kind: Kind) -> Event {
         Event {
-            tid: tid as u16,
+            tid,
             kind: kind as u8,
             ..Event::default()
         }
@@ -214,8 +245,16 @@ impl Event {
         }
     }
 
+    /// An operation on the object at `addr` (a mutex, a condition...).
+    pub fn on(tid: Tid, kind: Kind, addr: u64) -> Event {
+        Event {
+            addr,
+            ..Event::new(tid, kind)
+        }
+    }
+
     pub fn tid(&self) -> Tid {
-        self.tid as Tid
+        self.tid
     }
 
     /// The event's kind; records with an unknown kind read as `Fence` (independent of
@@ -224,151 +263,133 @@ impl Event {
         Kind::from_u8(self.kind).unwrap_or(Kind::Fence)
     }
 
-    /// The part of an event that identifies it across re-executions: everything but the
-    /// value observed, the enabled set and the flags.
-    pub fn same_op(&self, other: &Event) -> bool {
-        self.tid == other.tid
-            && self.kind == other.kind
-            && self.addr == other.addr
-            && self.src == other.src
-            && self.len == other.len
-            && self.aux == other.aux
+    pub fn failed(&self) -> bool {
+        self.flags & FLAG_FAILED != 0
     }
 
-    /// Bytes written, as a half-open range.
-    pub fn writes(&self) -> Option<(u64, u64)> {
-        match self.kind() {
-            Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy => {
-                Some((self.addr, self.addr.wrapping_add(self.len as u64)))
-            }
-            _ => None,
-        }
+    pub fn ends_program(&self) -> bool {
+        self.kind().ends_program()
     }
-
-    /// Bytes read, as a half-open range.
-    pub fn reads(&self) -> Option<(u64, u64)> {
-        match self.kind() {
-            Kind::Read | Kind::Rmw | Kind::CmpXchg => {
-                Some((self.addr, self.addr.wrapping_add(self.len as u64)))
-            }
-            Kind::Copy => Some((self.src, self.src.wrapping_add(self.len as u64))),
-            _ => None,
-        }
-    }
-}
-
-fn overlap(a: Option<(u64, u64)>, b: Option<(u64, u64)>) -> bool {
-    match (a, b) {
-        (Some((a0, a1)), Some((b0, b1))) => a0 < b1 && b0 < a1,
-        _ => false,
-    }
-}
-
-/// Do `a` and `b` fail to commute? Events of one thread are always dependent (program
-/// order). Memory accesses conflict when their bytes overlap and one writes; operations on
-/// one mutex conflict unless both are failed trylocks; a thread's creation and its events,
-/// a thread's exit and a join of it, and any two creations (they draw thread numbers from
-/// one counter) conflict; the end of the program conflicts with everything.
-pub fn dependent(a: &Event, b: &Event) -> bool {
-    if a.tid == b.tid {
-        return true;
-    }
-    let (ka, kb) = (a.kind(), b.kind());
-    if ka.ends_program() || kb.ends_program() {
-        return true;
-    }
-    let reads_commute = (a.flags | b.flags) & FLAG_NO_COMMUTE == 0;
-    if ka.is_memory() && kb.is_memory() {
-        return overlap(a.writes(), b.writes())
-            || overlap(a.writes(), b.reads())
-            || overlap(a.reads(), b.writes())
-            || (!reads_commute && overlap(a.reads(), b.reads()));
-    }
-    if let (Some(ma), Some(mb)) = (ka.mutex_of(a), kb.mutex_of(b)) {
-        if ma == mb && !(reads_commute && ka == Kind::TryFail && kb == Kind::TryFail) {
-            return true;
-        }
-    }
-    if let (Some(ca), Some(cb)) = (ka.cond_of(a), kb.cond_of(b)) {
-        // A wait and a signal do not commute (the signal is lost if it comes first), and
-        // a signal enables a wake; two wakes are ordered by their mutex, if at all.
-        if ca == cb && !(ka == Kind::CondWake && kb == Kind::CondWake) {
-            return true;
-        }
-    }
-    let creates = |x: &Event, kx: Kind, y: &Event, ky: Kind| {
-        kx == Kind::Create && (ky == Kind::Create || x.aux == y.tid as u32)
-    };
-    let exit_join = |x: &Event, kx: Kind, y: &Event, ky: Kind| {
-        kx == Kind::ThreadExit && ky == Kind::Join && y.aux == x.tid as u32
-    };
-    creates(a, ka, b, kb)
-        || creates(b, kb, a, ka)
-        || exit_join(a, ka, b, kb)
-        || exit_join(b, kb, a, ka)
 }
 
 impl fmt::Debug for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let k = self.kind();
         write!(f, "T{}:{}", self.tid, k.name())?;
-        if k.is_memory() {
-            write!(f, "({:#x}+{}", self.addr, self.len)?;
-            if k == Kind::Copy {
-                write!(f, "<-{:#x}", self.src)?;
+        if self.failed() {
+            write!(f, "!")?;
+        }
+        match k {
+            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg => {
+                write!(f, "({:#x}+{})", self.addr, self.len)?
             }
-            write!(f, ")")?;
-        } else if k.is_mutex() || k == Kind::CondSignal {
-            write!(f, "({:#x})", self.addr)?;
-        } else if matches!(k, Kind::CondWait | Kind::CondWake) {
-            write!(f, "({:#x},{:#x})", self.addr, self.src)?;
-        } else if matches!(k, Kind::Create | Kind::Join) {
-            write!(f, "(T{})", self.aux)?;
+            Kind::Copy | Kind::Lib => write!(
+                f,
+                "({:#x}+{},{:#x}+{})",
+                self.addr, self.len, self.arg, self.arg_len
+            )?,
+            Kind::CondWait | Kind::CondWake => write!(f, "({:#x},{:#x})", self.addr, self.arg)?,
+            Kind::Create | Kind::Join => write!(f, "(T{})", self.aux)?,
+            Kind::Fence | Kind::ThreadExit | Kind::ProcessExit | Kind::AssertFail | Kind::Abort => {
+            }
+            _ => write!(f, "({:#x})", self.addr)?,
+        }
+        if self.choices > 1 {
+            write!(f, "/{}of{}", self.choice, self.choices)?;
         }
         Ok(())
     }
 }
 
-/// A set of threads.
+/// One step of a schedule: the thread that performs the event, and which alternative
+/// the event takes when it has several (see `Event::choices`).
+#[repr(C)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
-pub struct ThreadSet(pub u64);
+pub struct Step {
+    pub tid: Tid,
+    pub choice: u32,
+}
+
+impl Step {
+    pub fn of(e: &Event) -> Step {
+        Step {
+            tid: e.tid,
+            choice: e.choice,
+        }
+    }
+}
+
+/// A set of threads.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
+pub struct ThreadSet([u64; WORDS]);
 
 impl ThreadSet {
-    pub const EMPTY: ThreadSet = ThreadSet(0);
+    pub const EMPTY: ThreadSet = ThreadSet([0; WORDS]);
 
     pub fn contains(self, t: Tid) -> bool {
-        (t as usize) < MAX_THREADS && self.0 & (1u64 << t) != 0
+        let t = t as usize;
+        t < MAX_THREADS && self.0[t / 64] & (1u64 << (t % 64)) != 0
     }
+    /// Threads at or beyond `MAX_THREADS` are never members (the runtime refuses them).
     pub fn insert(&mut self, t: Tid) {
-        self.0 |= 1u64 << t;
+        let t = t as usize;
+        if t < MAX_THREADS {
+            self.0[t / 64] |= 1u64 << (t % 64);
+        }
     }
     pub fn remove(&mut self, t: Tid) {
-        self.0 &= !(1u64 << t);
+        let t = t as usize;
+        if t < MAX_THREADS {
+            self.0[t / 64] &= !(1u64 << (t % 64));
+        }
     }
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0.iter().all(|&w| w == 0)
     }
     pub fn first(self) -> Option<Tid> {
-        (self.0 != 0).then(|| self.0.trailing_zeros())
+        self.iter().next()
+    }
+    fn zip(self, other: ThreadSet, f: impl Fn(u64, u64) -> u64) -> ThreadSet {
+        let mut out = ThreadSet::EMPTY;
+        for i in 0..WORDS {
+            out.0[i] = f(self.0[i], other.0[i]);
+        }
+        out
     }
     pub fn minus(self, other: ThreadSet) -> ThreadSet {
-        ThreadSet(self.0 & !other.0)
+        self.zip(other, |a, b| a & !b)
+    }
+    pub fn union(self, other: ThreadSet) -> ThreadSet {
+        self.zip(other, |a, b| a | b)
     }
     pub fn intersects(self, other: ThreadSet) -> bool {
-        self.0 & other.0 != 0
+        !self.zip(other, |a, b| a & b).is_empty()
     }
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
     pub fn iter(self) -> impl Iterator<Item = Tid> {
-        let mut bits = self.0;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let t = bits.trailing_zeros();
-                bits &= bits - 1;
-                t
+        (0..WORDS).flat_map(move |i| {
+            let mut bits = self.0[i];
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let t = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    (i * 64) as Tid + t
+                })
             })
         })
+    }
+}
+
+impl FromIterator<Tid> for ThreadSet {
+    fn from_iter<I: IntoIterator<Item = Tid>>(iter: I) -> Self {
+        let mut s = ThreadSet::EMPTY;
+        for t in iter {
+            s.insert(t);
+        }
+        s
     }
 }
 
@@ -377,126 +398,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn event_record_is_48_bytes() {
-        assert_eq!(std::mem::size_of::<Event>(), 48);
+    fn event_record_is_56_bytes() {
+        assert_eq!(std::mem::size_of::<Event>(), 56);
     }
 
     #[test]
-    fn reads_commute_and_overlapping_writes_do_not() {
-        let r1 = Event::mem(1, Kind::Read, 100, 4);
-        let r2 = Event::mem(2, Kind::Read, 100, 4);
-        let w = Event::mem(2, Kind::Write, 102, 1);
-        let w_far = Event::mem(2, Kind::Write, 104, 4);
-        assert!(!dependent(&r1, &r2));
-        assert!(
-            dependent(&r1, &w),
-            "a byte store into an int conflicts with the int's read"
-        );
-        assert!(!dependent(&r1, &w_far), "adjacent bytes do not overlap");
+    fn every_kind_round_trips() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::from_u8(k as u8), Some(k));
+        }
+        assert_eq!(Kind::from_u8(0), None);
+        assert_eq!(Kind::from_u8(12), None);
     }
 
     #[test]
-    fn copies_conflict_through_either_range() {
-        let mut c = Event::mem(1, Kind::Copy, 200, 16);
-        c.src = 100;
-        assert!(dependent(&c, &Event::mem(2, Kind::Write, 108, 8)));
-        assert!(!dependent(&c, &Event::mem(2, Kind::Read, 108, 8)));
-        assert!(dependent(&c, &Event::mem(2, Kind::Read, 200, 1)));
-    }
-
-    #[test]
-    fn mutex_and_thread_dependences() {
-        let l = Event {
-            addr: 8,
-            ..Event::new(1, Kind::Lock)
-        };
-        let f1 = Event {
-            addr: 8,
-            ..Event::new(2, Kind::TryFail)
-        };
-        let f2 = Event {
-            addr: 8,
-            ..Event::new(3, Kind::TryFail)
-        };
-        assert!(dependent(&l, &f1));
-        assert!(!dependent(&f1, &f2));
-        assert!(!dependent(
-            &l,
-            &Event {
-                addr: 16,
-                ..Event::new(2, Kind::Lock)
-            }
-        ));
-        let create = Event {
-            aux: 2,
-            ..Event::new(0, Kind::Create)
-        };
-        assert!(dependent(&create, &Event::mem(2, Kind::Read, 0, 4)));
-        assert!(!dependent(&create, &Event::mem(1, Kind::Read, 0, 4)));
-        let exit = Event::new(2, Kind::ThreadExit);
-        assert!(dependent(
-            &exit,
-            &Event {
-                aux: 2,
-                ..Event::new(0, Kind::Join)
-            }
-        ));
-        assert!(!dependent(
-            &exit,
-            &Event {
-                aux: 3,
-                ..Event::new(0, Kind::Join)
-            }
-        ));
-        assert!(dependent(
-            &Event::new(0, Kind::ProcessExit),
-            &Event::new(1, Kind::Fence)
-        ));
-        assert!(!dependent(
-            &Event::new(0, Kind::Fence),
-            &Event::mem(1, Kind::Write, 0, 8)
-        ));
-    }
-
-    #[test]
-    fn condition_variable_dependences() {
-        let wait = Event {
-            addr: 100,
-            src: 8,
-            ..Event::new(1, Kind::CondWait)
-        };
-        let signal = Event {
-            addr: 100,
-            ..Event::new(2, Kind::CondSignal)
-        };
-        let other_signal = Event {
-            addr: 200,
-            ..Event::new(2, Kind::CondSignal)
-        };
-        let wake = Event {
-            addr: 100,
-            src: 8,
-            ..Event::new(3, Kind::CondWake)
-        };
-        let wake2 = Event {
-            addr: 100,
-            src: 16,
-            ..Event::new(4, Kind::CondWake)
-        };
-        let lock = Event {
-            addr: 8,
-            ..Event::new(2, Kind::Lock)
-        };
-        assert!(
-            dependent(&wait, &signal),
-            "a signal before the wait is lost"
-        );
-        assert!(!dependent(&wait, &other_signal));
-        assert!(dependent(&signal, &wake), "a signal enables the wake");
-        assert!(dependent(&wait, &lock), "the wait releases the mutex");
-        assert!(dependent(&wake, &lock), "the wake reacquires the mutex");
-        assert!(!dependent(&wake, &wake2));
-        assert!(!dependent(&signal, &Event::mem(1, Kind::Write, 100, 8)));
+    fn thread_sets() {
+        let s: ThreadSet = [0, 3, 63].into_iter().collect();
+        assert!(s.contains(3) && !s.contains(4));
+        assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 3, 63]);
+        assert_eq!(s.len(), 3);
+        assert_eq!(s.minus([3].into_iter().collect()).len(), 2);
+        let mut t = s;
+        t.insert(MAX_THREADS as Tid);
+        assert_eq!(t, s, "numbers past the bound are never members");
     }
 
     #[test]
@@ -516,6 +440,6 @@ mod tests {
                 seen += 1;
             }
         }
-        assert_eq!(seen, 21);
+        assert_eq!(seen, 25);
     }
 }

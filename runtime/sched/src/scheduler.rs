@@ -1,12 +1,14 @@
-//! The decision made at every visible event of an execution: follow the schedule the
-//! engine asked for, then run freely, keeping the running thread when it may continue and
-//! never choosing a thread in the sleep set.
+//! The decisions made at every visible event of an execution: which thread runs (follow
+//! the schedule the engine asked for, then run freely, keeping the running thread when it
+//! may continue and never choosing a thread in the sleep set), and which alternative an
+//! operation with several takes (the schedule's, then the first).
 //!
 //! The runtime inside the checked program and the engine's test simulator both drive
 //! executions through this one type, so the engine is tested against the same policy the
 //! real programs run under.
 
-use crate::event::{dependent, Event, ThreadSet, Tid};
+use crate::event::{Event, Step, ThreadSet, Tid, MAX_THREADS};
+use crate::ops::dependent;
 
 /// What to do at a scheduling point.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -25,12 +27,12 @@ pub enum Pick {
 }
 
 pub struct Scheduler<'a> {
-    schedule: &'a [Tid],
+    schedule: &'a [Step],
     /// Sleeping threads' next events; a sleeper wakes when a dependent event executes.
     sleep: &'a [Event],
-    /// Bit `i` set: `sleep[i]` has woken up. (No allocation: this runs in every forked
+    /// Entry `i` set: `sleep[i]` has woken up. (No allocation: this runs in every forked
     /// execution, where each page written costs a copy.)
-    woken: u64,
+    woken: ThreadSet,
     /// The sleep set applies from this step on (the point where the execution diverges
     /// from the previous one).
     sleep_from: usize,
@@ -41,15 +43,15 @@ pub struct Scheduler<'a> {
 impl<'a> Scheduler<'a> {
     /// `sleep` holds at most `MAX_THREADS` events (one per thread).
     pub fn new(
-        schedule: &'a [Tid],
+        schedule: &'a [Step],
         sleep: &'a [Event],
         sleep_from: usize,
         max_steps: usize,
     ) -> Self {
         Scheduler {
             schedule,
-            sleep: &sleep[..sleep.len().min(64)],
-            woken: 0,
+            sleep: &sleep[..sleep.len().min(MAX_THREADS)],
+            woken: ThreadSet::EMPTY,
             sleep_from,
             step: 0,
             max_steps,
@@ -65,7 +67,7 @@ impl<'a> Scheduler<'a> {
         let mut s = ThreadSet::EMPTY;
         if self.step >= self.sleep_from {
             for (i, e) in self.sleep.iter().enumerate() {
-                if self.woken & (1 << i) == 0 {
+                if !self.woken.contains(i as Tid) {
                     s.insert(e.tid());
                 }
             }
@@ -85,11 +87,11 @@ impl<'a> Scheduler<'a> {
         if self.step >= self.max_steps {
             return Pick::StepBound;
         }
-        if let Some(&t) = self.schedule.get(self.step) {
-            return if enabled.contains(t) {
-                Pick::Run(t)
+        if let Some(s) = self.schedule.get(self.step) {
+            return if enabled.contains(s.tid) {
+                Pick::Run(s.tid)
             } else {
-                Pick::Diverged(t)
+                Pick::Diverged(s.tid)
             };
         }
         let candidates = enabled.minus(self.asleep());
@@ -99,12 +101,22 @@ impl<'a> Scheduler<'a> {
         }
     }
 
+    /// Which of `n` alternatives the event being executed takes. A choice the schedule
+    /// names but that does not exist here (a wakeup sequence's last event may meet a
+    /// state with fewer alternatives) falls back to the first.
+    pub fn choice(&self, n: u32) -> u32 {
+        match self.schedule.get(self.step) {
+            Some(s) if s.choice < n => s.choice,
+            _ => 0,
+        }
+    }
+
     /// Records that `ev` executed: sleepers it conflicts with wake up.
     pub fn executed(&mut self, ev: &Event) {
         if self.step >= self.sleep_from {
             for (i, s) in self.sleep.iter().enumerate() {
-                if self.woken & (1 << i) == 0 && dependent(s, ev) {
-                    self.woken |= 1 << i;
+                if !self.woken.contains(i as Tid) && dependent(s, ev) {
+                    self.woken.insert(i as Tid);
                 }
             }
         }
@@ -118,14 +130,16 @@ mod tests {
     use crate::event::Kind;
 
     fn set(ts: &[Tid]) -> ThreadSet {
-        let mut s = ThreadSet::EMPTY;
-        ts.iter().for_each(|&t| s.insert(t));
-        s
+        ts.iter().copied().collect()
+    }
+
+    fn steps(ts: &[Tid]) -> Vec<Step> {
+        ts.iter().map(|&tid| Step { tid, choice: 0 }).collect()
     }
 
     #[test]
     fn follows_schedule_then_keeps_running_thread() {
-        let sched = [1, 2];
+        let sched = steps(&[1, 2]);
         let mut s = Scheduler::new(&sched, &[], 0, 100);
         assert_eq!(
             s.pick(Some(0), set(&[0, 1, 2]), set(&[0, 1, 2])),
@@ -139,6 +153,17 @@ mod tests {
         s.executed(&Event::new(2, Kind::Fence));
         assert_eq!(s.pick(Some(2), set(&[0, 2]), set(&[0, 2])), Pick::Run(2));
         assert_eq!(s.pick(Some(2), set(&[0, 1]), set(&[0, 1, 2])), Pick::Run(0));
+    }
+
+    #[test]
+    fn choices_follow_the_schedule_then_take_the_first() {
+        let sched = [Step { tid: 0, choice: 2 }, Step { tid: 0, choice: 5 }];
+        let mut s = Scheduler::new(&sched, &[], 0, 100);
+        assert_eq!(s.choice(3), 2);
+        s.executed(&Event::new(0, Kind::Fence));
+        assert_eq!(s.choice(3), 0, "a choice that does not exist here");
+        s.executed(&Event::new(0, Kind::Fence));
+        assert_eq!(s.choice(3), 0);
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! forked child writes the trace and how the execution ended.
 //!
 //! Layout: `Header`, `MAX_THREADS` sleep-set events, `MAX_THREADS` thread records,
-//! `cap_steps` schedule entries (`u32`), `cap_steps` trace events and `MAX_ALLOCS`
-//! allocation records. Every part is `repr(C)` plain data; offsets come from `Layout`.
+//! `MAX_THREADS` thread names, `cap_steps` schedule steps, `cap_steps` trace events,
+//! `cap_steps` enabled sets and `MAX_ALLOCS` allocation records. Every part is `repr(C)`
+//! plain data; offsets come from `Layout`.
 
-use crate::event::{Event, MAX_THREADS};
+use crate::event::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 
 pub const MAGIC: u32 = 0x6364_706f;
 pub const MAX_ALLOCS: usize = 1 << 14;
@@ -33,7 +34,8 @@ pub enum Outcome {
     Deadlock = 2,
     Assertion = 3,
     Abort = 4,
-    /// A fatal signal in user code: `code` is the signal, `fault_addr` the address.
+    /// A thread crashed (the last event is its `Crash`), or the runtime itself faulted
+    /// (no `Crash` event): `code` is the signal, `fault_addr` the address.
     Crash = 5,
     /// Every enabled thread is in the sleep set.
     SleepBlocked = 6,
@@ -41,7 +43,7 @@ pub enum Outcome {
     StepBound = 7,
     /// The schedule named a thread that could not run: the program is not deterministic.
     Diverged = 8,
-    /// The program created more than `MAX_THREADS` threads.
+    /// The program's threads have more than `MAX_THREADS` distinct names.
     TooManyThreads = 9,
     /// Like `Crash`, but the fault hit a thread's stack guard.
     StackOverflow = 10,
@@ -79,6 +81,9 @@ pub struct Header {
     pub sleep_len: u32,
     pub sleep_from: u32,
     pub flags: u32,
+    /// Thread names registered so far (`ThreadName`), by the engine or by executions:
+    /// an execution that creates a thread of a new name numbers it and adds it.
+    pub n_names: u32,
     // Written by the fork server.
     pub child_pid: i32,
     pub wait_status: i32,
@@ -132,6 +137,19 @@ pub struct ThreadEnd {
     pub pending: Event,
 }
 
+/// How a thread is named: by its creator and its rank among the creator's children
+/// (0-based). Thread `t` of an exploration is the one named by entry `t`; the main
+/// thread is entry 0, whose parent is `NO_PARENT`. Numbers then do not depend on the
+/// order in which threads of different creators start.
+#[repr(C)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
+pub struct ThreadName {
+    pub parent: Tid,
+    pub index: u32,
+}
+
+pub const NO_PARENT: Tid = u32::MAX;
+
 /// One heap allocation, so that reports can name heap blocks by allocation site.
 #[repr(C)]
 #[derive(Clone, Copy, Default, Debug)]
@@ -161,14 +179,21 @@ impl Layout {
     pub fn threads(&self) -> usize {
         align(self.sleep() + std::mem::size_of::<Event>() * MAX_THREADS)
     }
-    pub fn schedule(&self) -> usize {
+    pub fn names(&self) -> usize {
         align(self.threads() + std::mem::size_of::<ThreadEnd>() * MAX_THREADS)
     }
+    pub fn schedule(&self) -> usize {
+        align(self.names() + std::mem::size_of::<ThreadName>() * MAX_THREADS)
+    }
     pub fn events(&self) -> usize {
-        align(self.schedule() + 4 * self.cap_steps)
+        align(self.schedule() + std::mem::size_of::<Step>() * self.cap_steps)
+    }
+    /// The threads enabled in the state before each event.
+    pub fn enabled(&self) -> usize {
+        align(self.events() + std::mem::size_of::<Event>() * self.cap_steps)
     }
     pub fn allocs(&self) -> usize {
-        align(self.events() + std::mem::size_of::<Event>() * self.cap_steps)
+        align(self.enabled() + std::mem::size_of::<ThreadSet>() * self.cap_steps)
     }
     pub fn size(&self) -> usize {
         let end = self.allocs() + std::mem::size_of::<Alloc>() * MAX_ALLOCS;

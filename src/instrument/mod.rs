@@ -29,6 +29,8 @@ use inkwell::values::{
 use inkwell::AtomicOrdering;
 use serde::{Deserialize, Serialize};
 
+mod externals;
+
 /// Where a visible operation comes from in the source.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Site {
@@ -42,6 +44,36 @@ pub struct Site {
     /// For a copy, the variable it reads from, likewise.
     #[serde(default)]
     pub src_variable: Option<String>,
+}
+
+/// An external function that cdpor does not model, called with a pointer to memory that
+/// another thread may see: its accesses there are not events.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Warning {
+    pub function: String,
+    /// `file:line` of its first such call.
+    pub location: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "`{}` is not modelled: its accesses to memory that other threads may share are not explored (called with such a pointer",
+            self.function
+        )?;
+        if !self.location.is_empty() {
+            write!(f, " at {}", self.location)?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// An instrumented module's site table and warnings.
+pub struct Instrumented {
+    /// Index = site id; 0 is unknown.
+    pub sites: Vec<Site>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Why a module cannot be checked.
@@ -74,119 +106,6 @@ impl std::fmt::Display for Rejection {
                 "thread-local variable `{variable}` is not supported yet (all threads run in one OS thread)"
             ),
         }
-    }
-}
-
-/// Functions the runtime replaces, and the name of the replacement's suffix.
-const REDIRECTS: &[(&str, &str)] = &[
-    ("pthread_create", "pthread_create"),
-    ("pthread_join", "pthread_join"),
-    ("pthread_exit", "pthread_exit"),
-    ("pthread_self", "pthread_self"),
-    ("pthread_equal", "pthread_equal"),
-    ("pthread_detach", "pthread_detach"),
-    ("pthread_attr_init", "pthread_attr_init"),
-    ("pthread_attr_destroy", "pthread_attr_destroy"),
-    ("pthread_mutex_init", "pthread_mutex_init"),
-    ("pthread_mutex_destroy", "pthread_mutex_destroy"),
-    ("pthread_mutex_lock", "pthread_mutex_lock"),
-    ("pthread_mutex_trylock", "pthread_mutex_trylock"),
-    ("pthread_mutex_unlock", "pthread_mutex_unlock"),
-    ("pthread_cond_init", "pthread_cond_init"),
-    ("pthread_cond_destroy", "pthread_cond_destroy"),
-    ("pthread_cond_wait", "pthread_cond_wait"),
-    ("pthread_cond_signal", "pthread_cond_signal"),
-    ("pthread_cond_broadcast", "pthread_cond_broadcast"),
-    ("exit", "exit"),
-    ("_exit", "exit"),
-    ("_Exit", "exit"),
-    ("abort", "abort"),
-    ("__assert_fail", "assert_fail"),
-    ("malloc", "malloc"),
-    ("calloc", "calloc"),
-    ("realloc", "realloc"),
-    ("free", "free"),
-    ("aligned_alloc", "aligned_alloc"),
-    ("memalign", "memalign"),
-    ("posix_memalign", "posix_memalign"),
-    ("strdup", "strdup"),
-    ("strndup", "strndup"),
-    ("sleep", "sleep"),
-    ("usleep", "usleep"),
-    ("nanosleep", "nanosleep"),
-    ("sched_yield", "sched_yield"),
-];
-
-/// Why a function the program calls cannot be modelled yet, if it cannot.
-fn unsupported(name: &str) -> Option<&'static str> {
-    const PROCESS: &[&str] = &[
-        "fork",
-        "vfork",
-        "clone",
-        "system",
-        "popen",
-        "execv",
-        "execve",
-        "execvp",
-        "execl",
-        "execlp",
-        "execle",
-        "wait",
-        "waitpid",
-        "signal",
-        "sigaction",
-        "raise",
-        "kill",
-        "alarm",
-        "setitimer",
-        "pause",
-        "atexit",
-        "at_quick_exit",
-        "quick_exit",
-        "thrd_create",
-        "call_once",
-    ];
-    // Attribute objects are plain data: glibc's own functions fill them in, and the
-    // runtime reads a mutex's type where it matters (recursive mutexes are refused).
-    const ATTRIBUTES: &[&str] = &[
-        "pthread_attr_setdetachstate",
-        "pthread_attr_getdetachstate",
-        "pthread_attr_setstacksize",
-        "pthread_attr_getstacksize",
-        "pthread_mutexattr_init",
-        "pthread_mutexattr_destroy",
-        "pthread_mutexattr_settype",
-        "pthread_mutexattr_gettype",
-    ];
-    if ATTRIBUTES.contains(&name) {
-        None
-    } else if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
-        Some("timed waits are not supported yet")
-    } else if name.starts_with("pthread_cond") {
-        Some("this condition-variable function is not supported yet")
-    } else if name.starts_with("pthread_rwlock_") {
-        Some("read-write locks are not supported yet")
-    } else if name.starts_with("pthread_barrier_") || name.starts_with("pthread_spin_") {
-        Some("barriers and spin locks are not supported yet")
-    } else if name.starts_with("pthread_key_")
-        || name.ends_with("specific") && name.starts_with("pthread_")
-    {
-        Some("thread-specific data is not supported yet")
-    } else if name.starts_with("pthread_") {
-        Some("this pthread function is not supported yet")
-    } else if name.starts_with("sem_") {
-        Some("semaphores are not supported yet")
-    } else if ["thrd_", "mtx_", "cnd_", "tss_"]
-        .iter()
-        .any(|p| name.starts_with(p))
-    {
-        Some("C11 threads are not supported yet")
-    } else if name.starts_with("__VERIFIER_") {
-        Some("the SV-COMP __VERIFIER_ API is not supported yet")
-    } else if PROCESS.contains(&name) {
-        Some("processes, signals and exit handlers are outside what cdpor models")
-    } else {
-        None
     }
 }
 
@@ -282,6 +201,17 @@ fn is_intrinsic(f: LLVMValueRef, prefixes: &[&str]) -> bool {
     prefixes.iter().any(|p| name.starts_with(p))
 }
 
+/// A pointer the C library handed out from one of its own globals (`stdout`, `stderr`):
+/// it points at the library's objects, not the program's.
+fn is_library_object(p: LLVMValueRef) -> bool {
+    unsafe {
+        opcode(p) == Some(LLVMOpcode::LLVMLoad) && {
+            let g = LLVMGetOperand(p, 0);
+            !LLVMIsAGlobalVariable(g).is_null() && LLVMIsDeclaration(g) != 0
+        }
+    }
+}
+
 /// Whether the address of an alloca can reach another thread: stored somewhere, passed to
 /// a call, turned into an integer, returned...
 fn escapes(alloca: LLVMValueRef) -> bool {
@@ -323,7 +253,13 @@ fn escapes(alloca: LLVMValueRef) -> bool {
                                 "llvm.memmove",
                                 "llvm.memset",
                             ],
-                        )
+                        ) || {
+                            let name = value_name(f);
+                            let args = LLVMGetNumOperands(user) as u32 - 1;
+                            (0..args).all(|i| {
+                                LLVMGetOperand(user, i) != v || externals::keeps_private(&name, i)
+                            })
+                        }
                     }),
                     _ => false,
                 };
@@ -405,24 +341,29 @@ pub struct Pass<'a, 'ctx> {
     module: &'a Module<'ctx>,
     target: &'a TargetData,
     sites: Vec<Site>,
+    warnings: Vec<Warning>,
     shared: HashMap<LLVMValueRef, bool>,
 }
 
-/// Instruments `module` in place and returns its site table (index = site id; 0 is unknown).
+/// Instruments `module` in place and returns its site table and warnings.
 pub fn instrument<'ctx>(
     context: &'ctx Context,
     module: &Module<'ctx>,
     target: &TargetData,
-) -> Result<Vec<Site>, Rejection> {
+) -> Result<Instrumented, Rejection> {
     let mut pass = Pass {
         context,
         module,
         target,
         sites: vec![Site::default()],
+        warnings: Vec::new(),
         shared: HashMap::new(),
     };
     pass.run()?;
-    Ok(pass.sites)
+    Ok(Instrumented {
+        sites: pass.sites,
+        warnings: pass.warnings,
+    })
 }
 
 impl<'a, 'ctx> Pass<'a, 'ctx> {
@@ -434,6 +375,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             .ok_or(Rejection::NoMain)?;
         self.check_globals()?;
         let redirected = self.check_calls()?;
+        self.unmodelled_calls(&redirected);
         let hooks = self.declare_hooks();
         let site_global = self
             .module
@@ -458,7 +400,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             } else {
                 String::new()
             };
-            let variable = self.variable_of(&action);
+            let variable = self.variable_of(&action, inst.as_value_ref());
             let src_variable = match action {
                 Action::Copy { src, .. } => named_object(src),
                 _ => None,
@@ -518,9 +460,9 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 continue;
             }
             let name = f.get_name().to_string_lossy().into_owned();
-            if let Some((_, to)) = REDIRECTS.iter().find(|(from, _)| *from == name) {
+            if let Some(to) = externals::redirect(&name) {
                 redirected.push((f.as_value_ref(), format!("__cdpor_{to}")));
-            } else if let Some(why) = unsupported(&name) {
+            } else if let Some(why) = externals::unsupported(&name) {
                 let Some(user) = first_user(f.as_value_ref()) else {
                     continue;
                 };
@@ -538,6 +480,52 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
         Ok(redirected)
+    }
+
+    /// Warns about each external function that cdpor does not model and that the program
+    /// calls with a pointer to memory another thread may see.
+    fn unmodelled_calls(&mut self, redirected: &[(LLVMValueRef, String)]) {
+        for f in self.module.get_functions() {
+            let fv = f.as_value_ref();
+            let name = f.get_name().to_string_lossy().into_owned();
+            if f.count_basic_blocks() > 0
+                || redirected.iter().any(|(r, _)| *r == fv)
+                || externals::harmless(&name)
+            {
+                continue;
+            }
+            let mut calls = Vec::new();
+            unsafe {
+                let mut u = LLVMGetFirstUse(fv);
+                while !u.is_null() {
+                    let user = LLVMGetUser(u);
+                    if opcode(user) == Some(LLVMOpcode::LLVMCall) && callee(user) == Some(fv) {
+                        calls.push(user);
+                    }
+                    u = LLVMGetNextUse(u);
+                }
+            }
+            let shared_arg = |pass: &mut Self, call: LLVMValueRef| unsafe {
+                let args = LLVMGetNumOperands(call) as u32 - 1;
+                (0..args).any(|i| {
+                    let a = LLVMGetOperand(call, i);
+                    LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMTypeKind::LLVMPointerTypeKind
+                        && !is_library_object(a)
+                        && pass.may_be_shared(a)
+                })
+            };
+            if let Some(&call) = calls.iter().find(|&&c| shared_arg(self, c)) {
+                let (file, line, _) = location(call);
+                self.warnings.push(Warning {
+                    function: name,
+                    location: if file.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{file}:{line}")
+                    },
+                });
+            }
+        }
     }
 
     fn declare_hooks(&self) -> Hooks<'ctx> {
@@ -595,7 +583,9 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             } else if !LLVMIsAGlobalVariable(base).is_null() {
                 LLVMIsGlobalConstant(base) == 0
             } else {
-                true
+                // `errno` is each thread's own (the runtime keeps it per thread).
+                opcode(base) != Some(LLVMOpcode::LLVMCall)
+                    || callee(base).is_none_or(|f| value_name(f) != "__errno_location")
             }
         };
         self.shared.insert(base, shared);
@@ -682,15 +672,22 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         }
     }
 
-    /// A name for the memory an access goes to, when it is (a field of) a global.
-    fn variable_of(&self, action: &Action) -> Option<String> {
+    /// A name for the memory an access goes to, when it is (a field of) a global or a
+    /// local; for a call, the memory its first pointer argument points to.
+    fn variable_of(&self, action: &Action, inst: LLVMValueRef) -> Option<String> {
         let ptr = match action {
             Action::Load { ptr, .. }
             | Action::Store { ptr, .. }
             | Action::Rmw { ptr, .. }
             | Action::CmpXchg { ptr, .. } => *ptr,
             Action::Copy { dst, .. } | Action::Set { dst, .. } => *dst,
-            Action::Fence | Action::Site => return None,
+            Action::Fence => return None,
+            Action::Site => unsafe {
+                let args = LLVMGetNumOperands(inst) as u32 - 1;
+                (0..args).map(|i| LLVMGetOperand(inst, i)).find(|&a| {
+                    LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMTypeKind::LLVMPointerTypeKind
+                })?
+            },
         };
         named_object(ptr)
     }

@@ -1,0 +1,904 @@
+/* The C library functions that read or write the program's memory, as events on exactly
+ * the bytes they touch (cdpor_lib): <string.h>, the printf family's %s arguments and
+ * output buffers, the strtol family's input, qsort's element accesses; the library's
+ * hidden state (rand, strtok, the environment) as objects that all threads share; and
+ * the thread attribute objects that glibc's own functions fill in.
+ *
+ * A call is one event when it touches at most two ranges, and a few events in the order
+ * an implementation would touch them otherwise (strcat finds the end of the string,
+ * then appends). Ranges that depend on memory contents (a string's length) are computed
+ * by a footprint function, which the runtime calls again when the event executes: other
+ * threads may have changed the string in between. The work itself is done right after
+ * the event, before any other thread runs. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "kinds.h"
+#include "rt.h"
+
+#define R CDPOR_MODE_READ
+#define W CDPOR_MODE_WRITE
+#define RW CDPOR_MODE_READ_WRITE
+
+static uint64_t addr(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+/* What a footprint function needs: up to three pointers and two sizes. */
+struct call {
+    const void *a, *b, *c;
+    size_t n, m;
+    int ch;
+};
+
+static void set(cdpor_ranges *r, const void *p, size_t len, uint32_t mode) {
+    r->addr = addr(p);
+    r->len = len;
+    r->mode = mode;
+}
+
+static void set_arg(cdpor_ranges *r, const void *p, size_t len, uint32_t mode) {
+    r->arg = addr(p);
+    r->arg_len = len;
+    r->arg_mode = mode;
+}
+
+/* Bytes a scan of the string at s reads: up to and including its NUL. */
+static size_t scan(const char *s) { return strlen(s) + 1; }
+
+/* Bytes a scan of at most n bytes of s reads. */
+static size_t scan_n(const char *s, size_t n) {
+    size_t k = strnlen(s, n);
+    return k < n ? k + 1 : n;
+}
+
+/* One event over the ranges fp computes from the call c. */
+static void event(cdpor_footprint fp, const struct call *c, uint32_t site) {
+    cdpor_lib(fp, c, site);
+}
+
+/* ---- <string.h> ---- */
+
+static void fp_read_a(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, scan(c->a), R);
+}
+
+static void fp_read_a_n(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, scan_n(c->a, c->n), R);
+}
+
+size_t __cdpor_strlen(const char *s) {
+    struct call c = {.a = s};
+    event(fp_read_a, &c, __cdpor_site);
+    return strlen(s);
+}
+
+size_t __cdpor_strnlen(const char *s, size_t n) {
+    struct call c = {.a = s, .n = n};
+    if (n)
+        event(fp_read_a_n, &c, __cdpor_site);
+    return strnlen(s, n);
+}
+
+/* Copies the string b to a. */
+static void fp_copy_string(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    size_t n = scan(c->b);
+    set(r, c->a, n, W);
+    set_arg(r, c->b, n, R);
+}
+
+char *__cdpor_strcpy(char *d, const char *s) {
+    struct call c = {.a = d, .b = s};
+    event(fp_copy_string, &c, __cdpor_site);
+    return strcpy(d, s);
+}
+
+char *__cdpor_stpcpy(char *d, const char *s) {
+    struct call c = {.a = d, .b = s};
+    event(fp_copy_string, &c, __cdpor_site);
+    return stpcpy(d, s);
+}
+
+/* strncpy writes all n bytes (padding with NULs) and reads at most n. */
+static void fp_strncpy(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, W);
+    set_arg(r, c->b, scan_n(c->b, c->n), R);
+}
+
+char *__cdpor_strncpy(char *d, const char *s, size_t n) {
+    struct call c = {.a = d, .b = s, .n = n};
+    if (n)
+        event(fp_strncpy, &c, __cdpor_site);
+    return strncpy(d, s, n);
+}
+
+/* Appends b (at most m bytes of it when n is set) at a + n. */
+static void fp_append(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    size_t len = c->ch ? strnlen(c->b, c->m) : strlen(c->b);
+    set(r, (const char *)c->a + c->n, len + 1, W);
+    set_arg(r, c->b, c->ch ? scan_n(c->b, c->m) : len + 1, R);
+}
+
+char *__cdpor_strcat(char *d, const char *s) {
+    uint32_t site = __cdpor_site;
+    struct call c = {.a = d, .b = s};
+    event(fp_read_a, &c, site); /* finds the end of d */
+    c.n = strlen(d);
+    event(fp_append, &c, site);
+    strcpy(d + c.n, s);
+    return d;
+}
+
+char *__cdpor_strncat(char *d, const char *s, size_t n) {
+    uint32_t site = __cdpor_site;
+    struct call c = {.a = d, .b = s, .m = n, .ch = 1};
+    event(fp_read_a, &c, site);
+    c.n = strlen(d);
+    if (n == 0)
+        return d;
+    event(fp_append, &c, site);
+    size_t k = strnlen(s, n);
+    memcpy(d + c.n, s, k);
+    d[c.n + k] = 0;
+    return d;
+}
+
+/* Two strings compared up to their first difference or NUL (at most n bytes if m). */
+static void fp_compare_strings(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const unsigned char *a = c->a, *b = c->b;
+    size_t i = 0, max = c->m ? c->n : SIZE_MAX;
+    if (max == 0)
+        return;
+    while (i + 1 < max && a[i] && a[i] == b[i])
+        i++;
+    set(r, a, i + 1, R);
+    set_arg(r, b, i + 1, R);
+}
+
+int __cdpor_strcmp(const char *a, const char *b) {
+    struct call c = {.a = a, .b = b};
+    event(fp_compare_strings, &c, __cdpor_site);
+    return strcmp(a, b);
+}
+
+int __cdpor_strncmp(const char *a, const char *b, size_t n) {
+    struct call c = {.a = a, .b = b, .n = n, .m = 1};
+    if (n)
+        event(fp_compare_strings, &c, __cdpor_site);
+    return strncmp(a, b, n);
+}
+
+/* memcmp reads both blocks up to the first difference. */
+static void fp_memcmp(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const unsigned char *a = c->a, *b = c->b;
+    size_t i = 0;
+    while (i + 1 < c->n && a[i] == b[i])
+        i++;
+    set(r, a, i + 1, R);
+    set_arg(r, b, i + 1, R);
+}
+
+int __cdpor_memcmp(const void *a, const void *b, size_t n) {
+    struct call c = {.a = a, .b = b, .n = n};
+    if (n)
+        event(fp_memcmp, &c, __cdpor_site);
+    return memcmp(a, b, n);
+}
+
+/* strchr reads up to the character found, or the whole string. */
+static void fp_strchr(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const char *p = strchr(c->a, c->ch);
+    set(r, c->a, p ? (size_t)(p - (const char *)c->a) + 1 : scan(c->a), R);
+}
+
+char *__cdpor_strchr(const char *s, int ch) {
+    struct call c = {.a = s, .ch = ch};
+    event(fp_strchr, &c, __cdpor_site);
+    return strchr(s, ch);
+}
+
+char *__cdpor_strrchr(const char *s, int ch) {
+    struct call c = {.a = s};
+    event(fp_read_a, &c, __cdpor_site);
+    return strrchr(s, ch);
+}
+
+/* memchr reads up to the byte found, or all n. */
+static void fp_memchr(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const char *p = memchr(c->a, c->ch, c->n);
+    set(r, c->a, p ? (size_t)(p - (const char *)c->a) + 1 : c->n, R);
+}
+
+void *__cdpor_memchr(const void *s, int ch, size_t n) {
+    struct call c = {.a = s, .ch = ch, .n = n};
+    if (n)
+        event(fp_memchr, &c, __cdpor_site);
+    return memchr(s, ch, n);
+}
+
+/* strstr reads the needle, and the haystack up to the end of the match (or all). */
+static void fp_strstr(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const char *p = strstr(c->a, c->b);
+    size_t hay = p ? (size_t)(p - (const char *)c->a) + strlen(c->b) + 1 : scan(c->a);
+    set(r, c->a, hay, R);
+    set_arg(r, c->b, scan(c->b), R);
+}
+
+char *__cdpor_strstr(const char *h, const char *n) {
+    struct call c = {.a = h, .b = n};
+    event(fp_strstr, &c, __cdpor_site);
+    return strstr(h, n);
+}
+
+/* Calls of memcpy/memmove/memset themselves (instrumented code usually has the LLVM
+ * intrinsics, which are hooked directly). */
+static void fp_copy_n(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, W);
+    set_arg(r, c->b, c->n, R);
+}
+
+static void fp_write_n(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, W);
+}
+
+void *__cdpor_lib_memcpy(void *d, const void *s, size_t n) {
+    struct call c = {.a = d, .b = s, .n = n};
+    if (n)
+        event(fp_copy_n, &c, __cdpor_site);
+    return memcpy(d, s, n);
+}
+
+void *__cdpor_lib_memmove(void *d, const void *s, size_t n) {
+    struct call c = {.a = d, .b = s, .n = n};
+    if (n)
+        event(fp_copy_n, &c, __cdpor_site);
+    return memmove(d, s, n);
+}
+
+void *__cdpor_lib_memset(void *d, int ch, size_t n) {
+    struct call c = {.a = d, .n = n};
+    if (n)
+        event(fp_write_n, &c, __cdpor_site);
+    return memset(d, ch, n);
+}
+
+/* strdup and strndup read their source (the copy is a fresh block: alloc.c). */
+void cdpor_read_string(const char *s, size_t max, uint32_t site) {
+    struct call c = {.a = s, .n = max};
+    if (max)
+        event(max == SIZE_MAX ? fp_read_a : fp_read_a_n, &c, site);
+}
+
+static void fp_read_n(const void *ctx, cdpor_ranges *r);
+
+/* realloc reads the block it copies. */
+void cdpor_read_block(const void *p, size_t n, uint32_t site) {
+    struct call c = {.a = p, .n = n};
+    if (n)
+        event(fp_read_n, &c, site);
+}
+
+/* ---- the printf family ----
+ * Its %s arguments are reads of the strings (as far as a precision allows), %n a write,
+ * and the output of sprintf and snprintf a write of the bytes produced. The format
+ * itself is taken to be constant. */
+
+/* A conversion's argument that reaches user memory. */
+struct conv_arg {
+    const void *p;
+    size_t len;
+    uint32_t mode;
+};
+
+#define MAX_CONV_ARGS 16
+
+/* Walks fmt and ap, collecting the %s arguments (bytes read) and %n targets (bytes
+ * written); returns how many, or -1 for a format it cannot follow. */
+static int conv_args(const char *fmt, va_list ap0, struct conv_arg *out) {
+    va_list ap;
+    va_copy(ap, ap0);
+    int n = 0;
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%')
+            continue;
+        p++;
+        if (*p == '%')
+            continue;
+        /* flags, width, precision */
+        while (*p && strchr("-+ #0'", *p))
+            p++;
+        if (*p == '*') {
+            (void)va_arg(ap, int);
+            p++;
+        } else
+            while (isdigit((unsigned char)*p))
+                p++;
+        long prec = -1;
+        if (*p == '.') {
+            p++;
+            if (*p == '*') {
+                prec = va_arg(ap, int);
+                p++;
+            } else {
+                prec = 0;
+                while (isdigit((unsigned char)*p))
+                    prec = prec * 10 + (*p++ - '0');
+            }
+        }
+        /* length: hh h l ll L q j z t */
+        int longs = 0, shorts = 0, big = 0, size = 0;
+        for (;; p++) {
+            if (*p == 'l')
+                longs++;
+            else if (*p == 'h')
+                shorts++;
+            else if (*p == 'L' || *p == 'q')
+                big = 1, longs = 2;
+            else if (*p == 'j' || *p == 'z' || *p == 't')
+                size = 1;
+            else
+                break;
+        }
+        switch (*p) {
+        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'c':
+            if (longs || size)
+                (void)va_arg(ap, long long);
+            else
+                (void)va_arg(ap, int);
+            break;
+        case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': case 'a': case 'A':
+            if (big)
+                (void)va_arg(ap, long double);
+            else
+                (void)va_arg(ap, double);
+            break;
+        case 'p':
+            (void)va_arg(ap, void *);
+            break;
+        case 'm':
+            break;
+        case 's': {
+            const char *s = va_arg(ap, const char *);
+            if (longs || !s || n == MAX_CONV_ARGS)
+                break; /* wide strings and (null) are not read here */
+            out[n].p = s;
+            out[n].len = prec >= 0 ? scan_n(s, (size_t)prec) : scan(s);
+            out[n].mode = R;
+            if (out[n].len)
+                n++;
+            break;
+        }
+        case 'n': {
+            void *t = va_arg(ap, void *);
+            if (n == MAX_CONV_ARGS)
+                break;
+            out[n].p = t;
+            out[n].len = shorts == 2 ? 1 : shorts ? 2 : longs || size ? 8 : 4;
+            out[n].mode = W;
+            n++;
+            break;
+        }
+        default:
+            va_end(ap);
+            return -1;
+        }
+        if (!*p)
+            break;
+    }
+    va_end(ap);
+    return n;
+}
+
+/* A printf-family call: its argument ranges, then (sprintf, snprintf) its output. */
+struct printf_call {
+    const char *fmt;
+    va_list ap;
+    char *out;       /* sprintf's buffer, or NULL */
+    size_t out_size; /* snprintf's size, or SIZE_MAX */
+    int first;       /* the argument ranges this event covers */
+    int count;
+};
+
+static void fp_printf(const void *ctx, cdpor_ranges *r) {
+    const struct printf_call *c = ctx;
+    struct conv_arg args[MAX_CONV_ARGS];
+    va_list ap;
+    va_copy(ap, *(va_list *)&c->ap);
+    int n = conv_args(c->fmt, ap, args);
+    va_end(ap);
+    int k = 0;
+    if (c->out && c->first + c->count >= n) {
+        /* The last event writes the output. */
+        va_copy(ap, *(va_list *)&c->ap);
+        int len = vsnprintf(NULL, 0, c->fmt, ap);
+        va_end(ap);
+        size_t bytes = len < 0 ? 0 : (size_t)len + 1;
+        if (bytes > c->out_size)
+            bytes = c->out_size;
+        set(r, c->out, bytes, W);
+        k = 1;
+    }
+    for (int i = c->first; i < n && i < c->first + c->count && k < 2; i++, k++) {
+        if (k == 0)
+            set(r, args[i].p, args[i].len, args[i].mode);
+        else
+            set_arg(r, args[i].p, args[i].len, args[i].mode);
+    }
+}
+
+/* Announces the events of a printf-family call: two ranges per event, the output in
+ * the last. */
+static void printf_events(const char *fmt, va_list ap, char *out, size_t out_size, uint32_t site) {
+    struct printf_call c = {.fmt = fmt, .out = out, .out_size = out_size};
+    va_copy(c.ap, ap);
+    struct conv_arg args[MAX_CONV_ARGS];
+    int n = conv_args(fmt, ap, args);
+    if (n < 0)
+        n = 0;
+    int ranges = n + (out && out_size ? 1 : 0);
+    if (!out_size)
+        c.out = NULL;
+    for (int done = 0; done < ranges;) {
+        int left = ranges - done;
+        /* With the output in this event, it takes one argument range less. */
+        int out_here = c.out && left <= 2;
+        c.first = done;
+        c.count = left <= 2 ? left - out_here : 2;
+        cdpor_lib(fp_printf, &c, site);
+        done += c.count + out_here;
+    }
+    va_end(c.ap);
+}
+
+int __cdpor_vprintf(const char *fmt, va_list ap) {
+    printf_events(fmt, ap, NULL, 0, __cdpor_site);
+    return vprintf(fmt, ap);
+}
+
+int __cdpor_printf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __cdpor_vprintf(fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int __cdpor_vfprintf(FILE *f, const char *fmt, va_list ap) {
+    printf_events(fmt, ap, NULL, 0, __cdpor_site);
+    return vfprintf(f, fmt, ap);
+}
+
+int __cdpor_fprintf(FILE *f, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __cdpor_vfprintf(f, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int __cdpor_vdprintf(int fd, const char *fmt, va_list ap) {
+    printf_events(fmt, ap, NULL, 0, __cdpor_site);
+    return vdprintf(fd, fmt, ap);
+}
+
+int __cdpor_dprintf(int fd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __cdpor_vdprintf(fd, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int __cdpor_vsprintf(char *d, const char *fmt, va_list ap) {
+    printf_events(fmt, ap, d, SIZE_MAX, __cdpor_site);
+    return vsprintf(d, fmt, ap);
+}
+
+int __cdpor_sprintf(char *d, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __cdpor_vsprintf(d, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int __cdpor_vsnprintf(char *d, size_t n, const char *fmt, va_list ap) {
+    printf_events(fmt, ap, d, n, __cdpor_site);
+    return vsnprintf(d, n, fmt, ap);
+}
+
+int __cdpor_snprintf(char *d, size_t n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int r = __cdpor_vsnprintf(d, n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+int __cdpor_puts(const char *s) {
+    cdpor_read_string(s, SIZE_MAX, __cdpor_site);
+    return puts(s);
+}
+
+int __cdpor_fputs(const char *s, FILE *f) {
+    cdpor_read_string(s, SIZE_MAX, __cdpor_site);
+    return fputs(s, f);
+}
+
+static void fp_read_n(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, R);
+}
+
+size_t __cdpor_fwrite(const void *p, size_t size, size_t n, FILE *f) {
+    struct call c = {.a = p, .n = size * n};
+    if (c.n)
+        event(fp_read_n, &c, __cdpor_site);
+    return fwrite(p, size, n, f);
+}
+
+/* Input into user memory: a write of the bytes the buffer may receive. */
+size_t __cdpor_fread(void *p, size_t size, size_t n, FILE *f) {
+    struct call c = {.a = p, .n = size * n};
+    if (c.n)
+        event(fp_write_n, &c, __cdpor_site);
+    return fread(p, size, n, f);
+}
+
+char *__cdpor_fgets(char *s, int n, FILE *f) {
+    struct call c = {.a = s, .n = n > 0 ? (size_t)n : 0};
+    if (c.n)
+        event(fp_write_n, &c, __cdpor_site);
+    return fgets(s, n, f);
+}
+
+ssize_t __cdpor_read(int fd, void *p, size_t n) {
+    struct call c = {.a = p, .n = n};
+    if (n)
+        event(fp_write_n, &c, __cdpor_site);
+    return read(fd, p, n);
+}
+
+ssize_t __cdpor_write(int fd, const void *p, size_t n) {
+    struct call c = {.a = p, .n = n};
+    if (n)
+        event(fp_read_n, &c, __cdpor_site);
+    return write(fd, p, n);
+}
+
+/* ---- numbers from strings ----
+ * The bytes examined: leading space, sign and digits, and the byte that ends the number;
+ * an end pointer the caller asked for is written. */
+
+static void fp_number(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    const char *s = c->a, *p = s;
+    char *end = NULL;
+    if (c->ch)
+        (void)strtod(s, &end);
+    else
+        (void)strtoll(s, &end, (int)c->m);
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (end < p)
+        end = (char *)p;
+    set(r, s, (size_t)(end - s) + 1, R);
+    if (c->b)
+        set_arg(r, c->b, sizeof(char *), W);
+}
+
+/* Reads a number at s (base `base`, or floating when `floating`); `endp` is written. */
+static void number_event(const char *s, char **endp, int base, int floating, uint32_t site) {
+    struct call c = {.a = s, .b = endp, .m = (size_t)base, .ch = floating};
+    event(fp_number, &c, site);
+}
+
+int __cdpor_atoi(const char *s) {
+    number_event(s, NULL, 10, 0, __cdpor_site);
+    return atoi(s);
+}
+
+long __cdpor_atol(const char *s) {
+    number_event(s, NULL, 10, 0, __cdpor_site);
+    return atol(s);
+}
+
+long long __cdpor_atoll(const char *s) {
+    number_event(s, NULL, 10, 0, __cdpor_site);
+    return atoll(s);
+}
+
+double __cdpor_atof(const char *s) {
+    number_event(s, NULL, 0, 1, __cdpor_site);
+    return atof(s);
+}
+
+long __cdpor_strtol(const char *s, char **end, int base) {
+    number_event(s, end, base, 0, __cdpor_site);
+    return strtol(s, end, base);
+}
+
+unsigned long __cdpor_strtoul(const char *s, char **end, int base) {
+    number_event(s, end, base, 0, __cdpor_site);
+    return strtoul(s, end, base);
+}
+
+long long __cdpor_strtoll(const char *s, char **end, int base) {
+    number_event(s, end, base, 0, __cdpor_site);
+    return strtoll(s, end, base);
+}
+
+unsigned long long __cdpor_strtoull(const char *s, char **end, int base) {
+    number_event(s, end, base, 0, __cdpor_site);
+    return strtoull(s, end, base);
+}
+
+double __cdpor_strtod(const char *s, char **end) {
+    number_event(s, end, 0, 1, __cdpor_site);
+    return strtod(s, end);
+}
+
+float __cdpor_strtof(const char *s, char **end) {
+    number_event(s, end, 0, 1, __cdpor_site);
+    return strtof(s, end);
+}
+
+long double __cdpor_strtold(const char *s, char **end) {
+    number_event(s, end, 0, 1, __cdpor_site);
+    return strtold(s, end);
+}
+
+/* ---- qsort ----
+ * The array is read in one event, sorted in a private copy (the comparator's accesses
+ * to it are not events: no other thread can see it), and written back in another. */
+
+static void fp_rw_n(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, c->ch);
+}
+
+void __cdpor_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    uint32_t site = __cdpor_site;
+    size_t bytes = n * size;
+    if (n < 2 || size == 0 || bytes / size != n) {
+        qsort(base, n, size, cmp);
+        return;
+    }
+    struct call c = {.a = base, .n = bytes, .ch = R};
+    event(fp_rw_n, &c, site);
+    void *copy = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == MAP_FAILED) {
+        errno = ENOMEM;
+        return;
+    }
+    memcpy(copy, base, bytes);
+    cdpor_private(addr(copy), bytes);
+    qsort(copy, n, size, cmp);
+    cdpor_private(0, 0);
+    c.ch = W;
+    event(fp_rw_n, &c, site);
+    memcpy(base, copy, bytes);
+    munmap(copy, bytes);
+}
+
+/* ---- hidden state of the library ----
+ * Objects of the runtime's that stand for state all threads share. */
+
+uint64_t cdpor_rand_state, cdpor_drand48_state, cdpor_environ_state;
+
+static void fp_object(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, 8, c->ch);
+}
+
+static void state_event(uint64_t *object, uint32_t mode, uint32_t site) {
+    struct call c = {.a = object, .ch = (int)mode};
+    event(fp_object, &c, site);
+}
+
+int __cdpor_rand(void) {
+    state_event(&cdpor_rand_state, RW, __cdpor_site);
+    return rand();
+}
+
+void __cdpor_srand(unsigned seed) {
+    state_event(&cdpor_rand_state, W, __cdpor_site);
+    srand(seed);
+}
+
+long __cdpor_random(void) {
+    state_event(&cdpor_rand_state, RW, __cdpor_site);
+    return random();
+}
+
+void __cdpor_srandom(unsigned seed) {
+    state_event(&cdpor_rand_state, W, __cdpor_site);
+    srandom(seed);
+}
+
+static void fp_rand_r(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, sizeof(unsigned), RW);
+}
+
+int __cdpor_rand_r(unsigned *seed) {
+    struct call c = {.a = seed};
+    event(fp_rand_r, &c, __cdpor_site);
+    return rand_r(seed);
+}
+
+double __cdpor_drand48(void) {
+    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    return drand48();
+}
+
+long __cdpor_lrand48(void) {
+    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    return lrand48();
+}
+
+long __cdpor_mrand48(void) {
+    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    return mrand48();
+}
+
+void __cdpor_srand48(long seed) {
+    state_event(&cdpor_drand48_state, W, __cdpor_site);
+    srand48(seed);
+}
+
+/* strtok: its saved position (strtok's own state, or *save for strtok_r), and the string
+ * from where it starts to the end of the token, whose end it overwrites with a NUL. */
+static void fp_strtok(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    char *const *save = c->c;
+    const char *s = c->a ? c->a : *save;
+    set_arg(r, c->c, sizeof(char *), RW);
+    if (!s)
+        return;
+    const char *start = s + strspn(s, c->b);
+    const char *end = start + strcspn(start, c->b);
+    set(r, s, (size_t)(end - s) + 1, *start ? RW : R);
+}
+
+/* Where strtok's next call starts: glibc keeps it to itself, this mirrors it (it is
+ * also the object that stands for that state). */
+static char *strtok_saved;
+
+char *__cdpor_strtok(char *s, const char *delim) {
+    struct call c = {.a = s, .b = delim, .c = &strtok_saved};
+    event(fp_strtok, &c, __cdpor_site);
+    char *from = s ? s : strtok_saved, *next = NULL;
+    if (from) {
+        char *start = from + strspn(from, delim);
+        char *end = start + strcspn(start, delim);
+        next = *start && *end ? end + 1 : end;
+    }
+    char *t = strtok(s, delim);
+    strtok_saved = next;
+    return t;
+}
+
+char *__cdpor_strtok_r(char *s, const char *delim, char **save) {
+    struct call c = {.a = s, .b = delim, .c = save};
+    event(fp_strtok, &c, __cdpor_site);
+    return strtok_r(s, delim, save);
+}
+
+char *__cdpor_getenv(const char *name) {
+    state_event(&cdpor_environ_state, R, __cdpor_site);
+    return getenv(name);
+}
+
+int __cdpor_setenv(const char *name, const char *value, int overwrite) {
+    state_event(&cdpor_environ_state, W, __cdpor_site);
+    return setenv(name, value, overwrite);
+}
+
+int __cdpor_unsetenv(const char *name) {
+    state_event(&cdpor_environ_state, W, __cdpor_site);
+    return unsetenv(name);
+}
+
+/* ---- what cdpor cannot control ----
+ * Time stands still at CDPOR_EPOCH (2024-01-01 00:00:00 UTC) and the process id is
+ * CDPOR_PID, in every execution: a program that reads them behaves the same in each, as
+ * the engine needs. Writes through the pointers they take are events. */
+#define CDPOR_EPOCH 1704067200
+#define CDPOR_PID 4242
+
+static void fp_write_obj(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, W);
+}
+
+static void write_event(const void *p, size_t n, uint32_t site) {
+    struct call c = {.a = p, .n = n};
+    if (p)
+        event(fp_write_obj, &c, site);
+}
+
+time_t __cdpor_time(time_t *t) {
+    write_event(t, sizeof *t, __cdpor_site);
+    if (t)
+        *t = CDPOR_EPOCH;
+    return CDPOR_EPOCH;
+}
+
+int __cdpor_gettimeofday(struct timeval *tv, void *tz) {
+    (void)tz;
+    write_event(tv, sizeof *tv, __cdpor_site);
+    if (tv) {
+        tv->tv_sec = CDPOR_EPOCH;
+        tv->tv_usec = 0;
+    }
+    return 0;
+}
+
+int __cdpor_clock_gettime(clockid_t clock, struct timespec *ts) {
+    (void)clock;
+    write_event(ts, sizeof *ts, __cdpor_site);
+    if (ts) {
+        ts->tv_sec = CDPOR_EPOCH;
+        ts->tv_nsec = 0;
+    }
+    return 0;
+}
+
+clock_t __cdpor_clock(void) { return 0; }
+
+pid_t __cdpor_getpid(void) { return CDPOR_PID; }
+
+pid_t __cdpor_getppid(void) { return CDPOR_PID - 1; }
+
+pid_t __cdpor_gettid(void) { return CDPOR_PID + (pid_t)cdpor_current_tid(); }
+
+/* ---- attribute objects ----
+ * glibc's functions fill them in; the call is a read or write of the whole object. */
+
+static void attr_event(const void *p, size_t n, uint32_t mode, uint32_t site) {
+    struct call c = {.a = p, .n = n, .ch = (int)mode};
+    if (p)
+        event(fp_rw_n, &c, site);
+}
+
+#define ATTR(ret, name, type, mode, params, args)                                            \
+    ret __cdpor_##name params {                                                              \
+        attr_event(attr, sizeof(type), mode, __cdpor_site);                                  \
+        return name args;                                                                    \
+    }
+
+ATTR(int, pthread_attr_setdetachstate, pthread_attr_t, RW, (pthread_attr_t * attr, int s), (attr, s))
+ATTR(int, pthread_attr_getdetachstate, pthread_attr_t, R, (const pthread_attr_t *attr, int *s), (attr, s))
+ATTR(int, pthread_attr_setstacksize, pthread_attr_t, RW, (pthread_attr_t * attr, size_t s), (attr, s))
+ATTR(int, pthread_attr_getstacksize, pthread_attr_t, R, (const pthread_attr_t *attr, size_t *s), (attr, s))
+ATTR(int, pthread_mutexattr_init, pthread_mutexattr_t, W, (pthread_mutexattr_t * attr), (attr))
+ATTR(int, pthread_mutexattr_destroy, pthread_mutexattr_t, W, (pthread_mutexattr_t * attr), (attr))
+ATTR(int, pthread_mutexattr_settype, pthread_mutexattr_t, RW, (pthread_mutexattr_t * attr, int t), (attr, t))
+ATTR(int, pthread_mutexattr_gettype, pthread_mutexattr_t, R, (const pthread_mutexattr_t *attr, int *t), (attr, t))
+ATTR(int, pthread_condattr_init, pthread_condattr_t, W, (pthread_condattr_t * attr), (attr))
+ATTR(int, pthread_condattr_destroy, pthread_condattr_t, W, (pthread_condattr_t * attr), (attr))

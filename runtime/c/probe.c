@@ -1,0 +1,70 @@
+/* Probes: the runtime's reads and writes of user memory. A fault inside
+ * [cdpor_probe_begin, cdpor_probe_end) is resumed by the fatal-signal handler at
+ * cdpor_probe_fault, which returns with rdx = 1 (runtime/src/probe.rs). They are leaf
+ * routines without a frame, so resuming there returns to their caller. */
+#include "rt.h"
+
+#if !defined(__x86_64__)
+#error "cdpor's probes are written for x86_64"
+#endif
+
+/* struct { uint64_t value, fault; } cdpor_probe_load(const void *p, uint64_t len):
+ *   the len (<= 8) bytes at p, little-endian (the first 8 when len > 8).
+ * struct { uint64_t value, fault; } cdpor_probe_touch(void *p, int write):
+ *   reads the byte at p and, if write, stores it back. */
+__asm__(".text\n"
+        ".globl cdpor_probe_begin\n"
+        "cdpor_probe_begin:\n"
+        ".globl cdpor_probe_load\n"
+        ".type cdpor_probe_load,@function\n"
+        "cdpor_probe_load:\n"
+        "  xorl %edx, %edx\n"
+        "  cmpq $8, %rsi\n"
+        "  jae 18f\n"
+        "  cmpq $4, %rsi\n"
+        "  je 14f\n"
+        "  cmpq $2, %rsi\n"
+        "  je 12f\n"
+        "  cmpq $1, %rsi\n"
+        "  je 11f\n"
+        "  xorl %eax, %eax\n"
+        "  movq %rsi, %rcx\n"
+        "13:\n"
+        "  testq %rcx, %rcx\n"
+        "  jz 19f\n"
+        "  decq %rcx\n"
+        "  shlq $8, %rax\n"
+        "  movzbq (%rdi,%rcx), %r8\n"
+        "  orq %r8, %rax\n"
+        "  jmp 13b\n"
+        "18:\n"
+        "  movq (%rdi), %rax\n"
+        "  ret\n"
+        "14:\n"
+        "  movl (%rdi), %eax\n"
+        "  ret\n"
+        "12:\n"
+        "  movzwl (%rdi), %eax\n"
+        "  ret\n"
+        "11:\n"
+        "  movzbl (%rdi), %eax\n"
+        "19:\n"
+        "  ret\n"
+        ".size cdpor_probe_load, .-cdpor_probe_load\n"
+        ".globl cdpor_probe_touch\n"
+        ".type cdpor_probe_touch,@function\n"
+        "cdpor_probe_touch:\n"
+        "  xorl %edx, %edx\n"
+        "  movzbl (%rdi), %eax\n"
+        "  testl %esi, %esi\n"
+        "  jz 15f\n"
+        "  movb %al, (%rdi)\n"
+        "15:\n"
+        "  ret\n"
+        ".size cdpor_probe_touch, .-cdpor_probe_touch\n"
+        ".globl cdpor_probe_end\n"
+        "cdpor_probe_end:\n"
+        ".globl cdpor_probe_fault\n"
+        "cdpor_probe_fault:\n"
+        "  movl $1, %edx\n"
+        "  ret\n");

@@ -1,0 +1,160 @@
+//! Condition variables. A condition is its 48 bytes (`SIZE`). `pthread_cond_wait` is two
+//! events: `CondWait` releases the mutex and makes its thread a waiter (it writes both
+//! objects); `CondWake` takes the mutex back once a signal or a broadcast woke the thread
+//! (it reads the condition, whose writes are ordered up to the one that woke it, and
+//! acquires the mutex). A signal wakes exactly one waiter, and which one is a choice of
+//! the schedule (POSIX leaves it open): the `choice`-th waiter in thread order. A
+//! broadcast wakes them all. Either is lost when no thread waits; it then only reads the
+//! condition, so lost signals commute with each other but not with a wait.
+
+use super::{mutex, Footprint, Mode, Range, World};
+use crate::event::{Event, Kind, Tid, FLAG_FAILED};
+
+/// `sizeof(pthread_cond_t)` on x86_64 glibc.
+pub const SIZE: u64 = 48;
+
+pub(super) fn footprint(e: &Event) -> Footprint {
+    let cond = |mode| Range::new(e.addr, SIZE, mode);
+    let mutex = Range::new(e.arg, mutex::SIZE, Mode::ReadWrite);
+    match e.kind() {
+        Kind::CondWait => Footprint::two(cond(Mode::ReadWrite), mutex),
+        Kind::CondWake => Footprint::two(cond(Mode::Read), mutex),
+        Kind::CondSignal | Kind::CondBroadcast if e.failed() => Footprint::one(cond(Mode::Read)),
+        Kind::CondSignal | Kind::CondBroadcast => Footprint::one(cond(Mode::ReadWrite)),
+        _ => Footprint::one(cond(Mode::Write)),
+    }
+}
+
+/// Has the waiting thread's pending `CondWake` been woken?
+pub fn woken(wake: &Event) -> bool {
+    wake.value != 0
+}
+
+/// The threads waiting on condition `c` and not woken yet, in thread order.
+fn waiters<W: World>(w: &W, c: u64) -> impl Iterator<Item = Tid> + '_ {
+    w.ready().iter().filter(move |&t| {
+        let p = w.pending(t);
+        p.kind() == Kind::CondWake && p.addr == c && !woken(p)
+    })
+}
+
+/// The signal or broadcast (at `step`) that woke a wake.
+pub(super) fn enables(wake: &Event, step: usize) -> bool {
+    wake.value == step as u64 + 1
+}
+
+pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    woken(e) && mutex::is_free(w, e.arg)
+}
+
+pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
+    match e.kind() {
+        Kind::CondWait => w.set_mutex_word(e.arg, 0),
+        Kind::CondWake => mutex::take(w, e.arg, e),
+        Kind::CondSignal => {
+            let n = waiters(w, e.addr).count() as u32;
+            if n == 0 {
+                e.flags |= FLAG_FAILED;
+                return 0;
+            }
+            let c = w.choose(n);
+            let t = waiters(w, e.addr).nth(c as usize).expect("choice below n");
+            w.pending_mut(t).value = step as u64 + 1;
+            e.aux = t;
+            e.choice = c;
+            e.choices = n;
+        }
+        Kind::CondBroadcast => {
+            let all: Vec<Tid> = waiters(w, e.addr).collect();
+            if all.is_empty() {
+                e.flags |= FLAG_FAILED;
+            }
+            for t in all {
+                w.pending_mut(t).value = step as u64 + 1;
+            }
+        }
+        _ => {}
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::testing::TestWorld;
+    use crate::ops::{dependent, enabled, execute};
+
+    fn wake(t: Tid) -> Event {
+        Event {
+            arg: 8,
+            ..Event::on(t, Kind::CondWake, 100)
+        }
+    }
+
+    #[test]
+    fn a_signal_wakes_the_chosen_waiter_only() {
+        let mut w = TestWorld::default();
+        w.pending.insert(1, wake(1));
+        w.pending.insert(2, wake(2));
+        w.next_choice = 1;
+        let mut s = Event::on(3, Kind::CondSignal, 100);
+        execute(&mut w, &mut s, 7);
+        assert_eq!((s.aux, s.choice, s.choices), (2, 1, 2));
+        assert!(!enabled(&w, &w.pending[&1]), "T1 sleeps on");
+        assert!(enabled(&w, &w.pending[&2]));
+        assert_eq!(w.pending[&2].value, 8);
+        // The next signal has one waiter left.
+        let mut s2 = Event::on(3, Kind::CondSignal, 100);
+        execute(&mut w, &mut s2, 8);
+        assert_eq!((s2.aux, s2.choices), (1, 1));
+        let mut lost = Event::on(3, Kind::CondSignal, 100);
+        execute(&mut w, &mut lost, 9);
+        assert!(lost.failed());
+    }
+
+    #[test]
+    fn a_broadcast_wakes_every_waiter_and_the_mutex_orders_them() {
+        let mut w = TestWorld::default();
+        w.pending.insert(1, wake(1));
+        w.pending.insert(2, wake(2));
+        w.set_mutex_word(8, 4);
+        let mut b = Event::on(3, Kind::CondBroadcast, 100);
+        execute(&mut w, &mut b, 0);
+        assert!(!b.failed());
+        assert!(!enabled(&w, &w.pending[&1]), "the mutex is held");
+        w.set_mutex_word(8, 0);
+        assert!(enabled(&w, &w.pending[&1]) && enabled(&w, &w.pending[&2]));
+    }
+
+    #[test]
+    fn dependences() {
+        let wait = Event {
+            arg: 8,
+            ..Event::on(1, Kind::CondWait, 100)
+        };
+        let signal = Event::on(2, Kind::CondSignal, 100);
+        let lost = |t| Event {
+            flags: FLAG_FAILED,
+            ..Event::on(t, Kind::CondSignal, 100)
+        };
+        assert!(
+            dependent(&wait, &signal),
+            "a signal before the wait is lost"
+        );
+        assert!(dependent(&wait, &lost(2)));
+        assert!(!dependent(&lost(2), &lost(3)), "lost signals commute");
+        assert!(!dependent(&wait, &Event::on(2, Kind::CondSignal, 200)));
+        assert!(dependent(&signal, &wake(3)), "a signal enables the wake");
+        assert!(dependent(&wait, &Event::on(2, Kind::Lock, 8)));
+        assert!(dependent(&wake(3), &Event::on(2, Kind::Lock, 8)));
+        assert!(!dependent(
+            &wake(3),
+            &Event {
+                arg: 200,
+                ..wake(4)
+            }
+        ));
+        assert!(!dependent(&signal, &Event::mem(1, Kind::Write, 200, 8)));
+        assert!(dependent(&signal, &Event::mem(1, Kind::Write, 120, 8)));
+    }
+}

@@ -1,0 +1,277 @@
+//! What each operation means, defined once for the runtime, the engine's simulator and
+//! the engine's happens-before analysis:
+//!
+//! * its **footprint**: the bytes it reads and writes, where synchronization objects
+//!   count as the bytes they occupy (a mutex is its 40 bytes, so a `memset` over it
+//!   conflicts with its lock operations) and threads as a word each in a reserved range.
+//!   Dependence (`dependent`) and happens-before (the engine's last-access tables) both
+//!   follow from it;
+//! * the mutex it **acquires**, if any: an acquisition races with the previous one
+//!   rather than with the release in between, which it could not have preceded;
+//! * when it is **enabled** and what it does to the synchronization state (`World`).
+//!
+//! One module per primitive holds these for its operations; this one dispatches on the
+//! kind. Adding a primitive means adding its module and its arms here.
+
+pub mod cond;
+pub mod memory;
+pub mod mutex;
+pub mod thread;
+
+use crate::event::{Event, Kind, ThreadSet, Tid, FLAG_NO_COMMUTE, FLAG_SCAN, OUTCOME_FLAGS};
+
+/// How an operation uses a range of bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    Read,
+    Write,
+    /// Reads and writes (the write subsumes the read for dependence).
+    ReadWrite,
+}
+
+impl Mode {
+    pub fn writes(self) -> bool {
+        self != Mode::Read
+    }
+    pub fn reads(self) -> bool {
+        self != Mode::Write
+    }
+}
+
+/// A half-open range of bytes `[lo, hi)` and how it is used.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Range {
+    pub lo: u64,
+    pub hi: u64,
+    pub mode: Mode,
+}
+
+impl Range {
+    pub fn new(lo: u64, len: u64, mode: Mode) -> Option<Range> {
+        (len > 0).then(|| Range {
+            lo,
+            hi: lo.saturating_add(len),
+            mode,
+        })
+    }
+
+    fn overlaps(&self, o: &Range) -> bool {
+        self.lo < o.hi && o.lo < self.hi
+    }
+}
+
+/// The bytes an operation touches: at most two ranges.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Footprint(pub [Option<Range>; 2]);
+
+impl Footprint {
+    pub const NONE: Footprint = Footprint([None, None]);
+
+    pub fn one(r: Option<Range>) -> Footprint {
+        Footprint([r, None])
+    }
+
+    pub fn two(a: Option<Range>, b: Option<Range>) -> Footprint {
+        Footprint([a, b])
+    }
+
+    pub fn ranges(&self) -> impl Iterator<Item = &Range> {
+        self.0.iter().flatten()
+    }
+
+    /// Do the two footprints conflict: overlapping bytes, at least one writing (or, when
+    /// `reads_commute` is false, any overlap)?
+    pub fn conflicts(&self, other: &Footprint, reads_commute: bool) -> bool {
+        self.ranges().any(|a| {
+            other
+                .ranges()
+                .any(|b| a.overlaps(b) && (a.mode.writes() || b.mode.writes() || !reads_commute))
+        })
+    }
+}
+
+/// The footprint of an event, as it executed (or, for an attempt, conservatively).
+pub fn footprint(e: &Event) -> Footprint {
+    use Kind::*;
+    match e.kind() {
+        Read | Write | Rmw | CmpXchg | Copy | Fence | Lib => memory::footprint(e),
+        Lock | TryLock | Unlock | MutexInit | MutexDestroy => mutex::footprint(e),
+        CondWait | CondSignal | CondWake | CondBroadcast | CondInit | CondDestroy => {
+            cond::footprint(e)
+        }
+        Create | Join | ThreadExit => thread::footprint(e),
+        // They conflict with everything instead (`dependent`).
+        ProcessExit | AssertFail | Abort | Crash => Footprint::NONE,
+    }
+}
+
+/// The mutex an event acquires, if it does.
+pub fn acquires(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::Lock | Kind::TryLock | Kind::CondWake => mutex::acquires(e),
+        _ => None,
+    }
+}
+
+/// The mutex an event releases, if it does.
+pub fn releases(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::Unlock => Some(e.addr),
+        Kind::CondWait => Some(e.arg),
+        _ => None,
+    }
+}
+
+/// The step of the event without which `e` could not be what it is, beyond its own
+/// thread's past: the signal or broadcast that woke a `CondWake`. It orders `e` like
+/// program order does.
+pub fn woken_by(e: &Event) -> Option<usize> {
+    match e.kind() {
+        Kind::CondWake => (e.value as usize).checked_sub(1),
+        _ => None,
+    }
+}
+
+/// Does `c`, the event at step `c_step`, establish what the blocking operation `e` waits
+/// for (the exit a join waits for, a release of the mutex a lock waits for, the signal
+/// that woke a waiter)? Then `e` cannot move before `c`: they conflict, but do not race.
+pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
+    match e.kind() {
+        Kind::Join => thread::enables(e, c),
+        Kind::Lock => releases(c) == Some(e.addr),
+        Kind::CondWake => releases(c) == Some(e.arg) || cond::enables(e, c_step),
+        _ => false,
+    }
+}
+
+/// Do `a` and `b` fail to commute? Events of one thread never commute (program order);
+/// the end of the program conflicts with everything; a thread's creation with its
+/// events; otherwise their footprints decide.
+pub fn dependent(a: &Event, b: &Event) -> bool {
+    if a.tid == b.tid || a.ends_program() || b.ends_program() {
+        return true;
+    }
+    if thread::creates(a, b) || thread::creates(b, a) {
+        return true;
+    }
+    let reads_commute = (a.flags | b.flags) & FLAG_NO_COMMUTE == 0;
+    footprint(a).conflicts(&footprint(b), reads_commute)
+}
+
+/// The operation an event attempts, before knowing its outcome: a cmpxchg that failed or
+/// succeeded, a trylock that found the mutex busy or took it, a signal that found a
+/// waiter or none. Reversing a race can change the outcome of the reversed event, so
+/// wakeup sequences carry it in this form, which is also the conservative one for
+/// dependence.
+pub fn attempt(e: &Event) -> Event {
+    Event {
+        flags: e.flags & !OUTCOME_FLAGS,
+        choice: 0,
+        ..*e
+    }
+}
+
+/// Are two events the same operation of the same thread, whatever its outcome? This is
+/// what re-executing a schedule must reproduce.
+pub fn same_op(a: &Event, b: &Event) -> bool {
+    if a.tid != b.tid {
+        return false;
+    }
+    // A crash replaces the access that faulted.
+    if a.kind() == Kind::Crash || b.kind() == Kind::Crash {
+        return true;
+    }
+    if a.kind != b.kind || a.addr != b.addr || a.arg != b.arg {
+        return false;
+    }
+    // Ranges computed from memory contents are an outcome, like a value read.
+    let scan = (a.flags | b.flags) & FLAG_SCAN != 0;
+    if !scan && (a.len != b.len || a.arg_len != b.arg_len) {
+        return false;
+    }
+    match a.kind() {
+        Kind::Create | Kind::Join => a.aux == b.aux,
+        _ => true,
+    }
+}
+
+/// What an operation needs to see and change of the state it runs in. The runtime
+/// implements it over the real program (mutex words in user memory, fibers), the
+/// engine's simulator over an abstract one.
+pub trait World {
+    /// The lock word of the mutex at `m`: 0 when free, the owner's number + 1 when held.
+    fn mutex_word(&self, m: u64) -> u32;
+    fn set_mutex_word(&mut self, m: u64, v: u32);
+    /// Threads that announced their next operation and wait to perform it.
+    fn ready(&self) -> ThreadSet;
+    fn pending(&self, t: Tid) -> &Event;
+    fn pending_mut(&mut self, t: Tid) -> &mut Event;
+    fn finished(&self, t: Tid) -> bool;
+    /// Which of `n` alternatives the current step takes (the schedule's, or the first).
+    fn choose(&mut self, n: u32) -> u32;
+}
+
+/// Can `e`, the next operation of its thread, execute in this state?
+pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    match e.kind() {
+        Kind::Lock | Kind::TryLock | Kind::Unlock | Kind::MutexInit | Kind::MutexDestroy => {
+            mutex::enabled(w, e)
+        }
+        Kind::CondWake => cond::enabled(w, e),
+        Kind::Join => thread::enabled(w, e),
+        _ => true,
+    }
+}
+
+/// Executes `e` (enabled, at step `step`) on the synchronization state and records its
+/// outcome in it. Returns the operation's result for the program (0, or an error
+/// number). Memory, thread creation and the end of the program are the caller's.
+pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
+    use Kind::*;
+    match e.kind() {
+        Lock | TryLock | Unlock | MutexInit | MutexDestroy => mutex::execute(w, e),
+        CondWait | CondSignal | CondWake | CondBroadcast | CondInit | CondDestroy => {
+            cond::execute(w, e, step)
+        }
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! A small `World` for the unit tests of the primitives.
+    use super::*;
+    use std::collections::HashMap;
+
+    #[derive(Default)]
+    pub struct TestWorld {
+        pub words: HashMap<u64, u32>,
+        pub pending: HashMap<Tid, Event>,
+        pub finished: ThreadSet,
+        pub next_choice: u32,
+    }
+
+    impl World for TestWorld {
+        fn mutex_word(&self, m: u64) -> u32 {
+            self.words.get(&m).copied().unwrap_or(0)
+        }
+        fn set_mutex_word(&mut self, m: u64, v: u32) {
+            self.words.insert(m, v);
+        }
+        fn ready(&self) -> ThreadSet {
+            self.pending.keys().copied().collect()
+        }
+        fn pending(&self, t: Tid) -> &Event {
+            &self.pending[&t]
+        }
+        fn pending_mut(&mut self, t: Tid) -> &mut Event {
+            self.pending.get_mut(&t).unwrap()
+        }
+        fn finished(&self, t: Tid) -> bool {
+            self.finished.contains(t)
+        }
+        fn choose(&mut self, n: u32) -> u32 {
+            self.next_choice.min(n.saturating_sub(1))
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Threads: creation, join and exit. Each thread is a word in a reserved range of
+//! addresses that no program can use (`object`): its exit writes the word and a join of
+//! it reads the word, so a join is ordered after the exit it waits for and two joins
+//! commute. A creation conflicts with every event of the created thread. Creations by
+//! different threads commute: threads are numbered by creator and rank among its
+//! children, not from a shared counter (`crate::shm::ThreadName`).
+
+use super::{Footprint, Mode, Range, World};
+use crate::event::{Event, Kind, Tid};
+
+/// Start of the words that stand for threads (in the kernel's half of the address space).
+const OBJECTS: u64 = 0xffff_f000_0000_0000;
+
+/// The word that stands for thread `t`.
+pub fn object(t: Tid) -> u64 {
+    OBJECTS + 8 * t as u64
+}
+
+pub(super) fn footprint(e: &Event) -> Footprint {
+    match e.kind() {
+        Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Read)),
+        Kind::ThreadExit => Footprint::one(Range::new(object(e.tid), 8, Mode::Write)),
+        _ => Footprint::NONE,
+    }
+}
+
+/// Does `a` create the thread of `b`?
+pub(super) fn creates(a: &Event, b: &Event) -> bool {
+    a.kind() == Kind::Create && a.aux == b.tid
+}
+
+/// The exit a join waits for.
+pub(super) fn enables(join: &Event, c: &Event) -> bool {
+    c.kind() == Kind::ThreadExit && c.tid == join.aux
+}
+
+pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    w.finished(e.aux)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::dependent;
+
+    #[test]
+    fn dependences() {
+        let create = |parent, child| Event {
+            aux: child,
+            ..Event::new(parent, Kind::Create)
+        };
+        assert!(dependent(&create(0, 2), &Event::mem(2, Kind::Read, 0, 4)));
+        assert!(!dependent(&create(0, 2), &Event::mem(1, Kind::Read, 0, 4)));
+        assert!(
+            !dependent(&create(1, 3), &create(2, 4)),
+            "creations by different threads commute"
+        );
+        let join = |t, target| Event {
+            aux: target,
+            ..Event::new(t, Kind::Join)
+        };
+        let exit = Event::new(2, Kind::ThreadExit);
+        assert!(dependent(&exit, &join(0, 2)));
+        assert!(!dependent(&exit, &join(0, 3)));
+        assert!(!dependent(&join(0, 2), &join(1, 2)));
+        assert!(dependent(
+            &Event::new(0, Kind::ProcessExit),
+            &Event::new(1, Kind::Fence)
+        ));
+        assert!(dependent(
+            &Event::new(0, Kind::Crash),
+            &Event::mem(1, Kind::Read, 0, 4)
+        ));
+        assert!(!dependent(
+            &Event::new(0, Kind::Fence),
+            &Event::mem(1, Kind::Write, 0, 8)
+        ));
+    }
+}

@@ -1,0 +1,243 @@
+//! What cdpor knows about the external functions a program calls: the ones the runtime
+//! replaces (pthreads, the allocator, and the C library functions that touch program
+//! memory or hidden shared state: `runtime/c/`), the ones it refuses, and the ones known
+//! to reach no program memory through their pointer arguments. Any other external
+//! function called with a pointer to memory another thread may see gets a warning: its
+//! accesses are not events.
+
+/// Functions the runtime replaces: a call to `f` becomes a call to `__cdpor_<suffix>`.
+pub const REDIRECTS: &[(&str, &str)] = &[
+    // threads
+    ("pthread_create", "pthread_create"),
+    ("pthread_join", "pthread_join"),
+    ("pthread_exit", "pthread_exit"),
+    ("pthread_self", "pthread_self"),
+    ("pthread_equal", "pthread_equal"),
+    ("pthread_detach", "pthread_detach"),
+    ("pthread_attr_init", "pthread_attr_init"),
+    ("pthread_attr_destroy", "pthread_attr_destroy"),
+    ("pthread_attr_setdetachstate", "pthread_attr_setdetachstate"),
+    ("pthread_attr_getdetachstate", "pthread_attr_getdetachstate"),
+    ("pthread_attr_setstacksize", "pthread_attr_setstacksize"),
+    ("pthread_attr_getstacksize", "pthread_attr_getstacksize"),
+    ("pthread_mutexattr_init", "pthread_mutexattr_init"),
+    ("pthread_mutexattr_destroy", "pthread_mutexattr_destroy"),
+    ("pthread_mutexattr_settype", "pthread_mutexattr_settype"),
+    ("pthread_mutexattr_gettype", "pthread_mutexattr_gettype"),
+    ("pthread_condattr_init", "pthread_condattr_init"),
+    ("pthread_condattr_destroy", "pthread_condattr_destroy"),
+    ("pthread_mutex_init", "pthread_mutex_init"),
+    ("pthread_mutex_destroy", "pthread_mutex_destroy"),
+    ("pthread_mutex_lock", "pthread_mutex_lock"),
+    ("pthread_mutex_trylock", "pthread_mutex_trylock"),
+    ("pthread_mutex_unlock", "pthread_mutex_unlock"),
+    ("pthread_cond_init", "pthread_cond_init"),
+    ("pthread_cond_destroy", "pthread_cond_destroy"),
+    ("pthread_cond_wait", "pthread_cond_wait"),
+    ("pthread_cond_signal", "pthread_cond_signal"),
+    ("pthread_cond_broadcast", "pthread_cond_broadcast"),
+    // the end of the program
+    ("exit", "exit"),
+    ("_exit", "exit"),
+    ("_Exit", "exit"),
+    ("abort", "abort"),
+    ("__assert_fail", "assert_fail"),
+    // the allocator
+    ("malloc", "malloc"),
+    ("calloc", "calloc"),
+    ("realloc", "realloc"),
+    ("free", "free"),
+    ("aligned_alloc", "aligned_alloc"),
+    ("memalign", "memalign"),
+    ("posix_memalign", "posix_memalign"),
+    ("strdup", "strdup"),
+    ("strndup", "strndup"),
+    // <string.h>
+    ("strlen", "strlen"),
+    ("strnlen", "strnlen"),
+    ("strcpy", "strcpy"),
+    ("stpcpy", "stpcpy"),
+    ("strncpy", "strncpy"),
+    ("strcat", "strcat"),
+    ("strncat", "strncat"),
+    ("strcmp", "strcmp"),
+    ("strncmp", "strncmp"),
+    ("strchr", "strchr"),
+    ("strrchr", "strrchr"),
+    ("strstr", "strstr"),
+    ("memcmp", "memcmp"),
+    ("memchr", "memchr"),
+    ("memcpy", "lib_memcpy"),
+    ("memmove", "lib_memmove"),
+    ("memset", "lib_memset"),
+    // stdio
+    ("printf", "printf"),
+    ("vprintf", "vprintf"),
+    ("fprintf", "fprintf"),
+    ("vfprintf", "vfprintf"),
+    ("dprintf", "dprintf"),
+    ("vdprintf", "vdprintf"),
+    ("sprintf", "sprintf"),
+    ("vsprintf", "vsprintf"),
+    ("snprintf", "snprintf"),
+    ("vsnprintf", "vsnprintf"),
+    ("puts", "puts"),
+    ("fputs", "fputs"),
+    ("fwrite", "fwrite"),
+    ("fread", "fread"),
+    ("fgets", "fgets"),
+    ("read", "read"),
+    ("write", "write"),
+    // numbers from strings
+    ("atoi", "atoi"),
+    ("atol", "atol"),
+    ("atoll", "atoll"),
+    ("atof", "atof"),
+    ("strtol", "strtol"),
+    ("strtoul", "strtoul"),
+    ("strtoll", "strtoll"),
+    ("strtoull", "strtoull"),
+    ("strtod", "strtod"),
+    ("strtof", "strtof"),
+    ("strtold", "strtold"),
+    ("qsort", "qsort"),
+    // hidden state
+    ("rand", "rand"),
+    ("srand", "srand"),
+    ("random", "random"),
+    ("srandom", "srandom"),
+    ("rand_r", "rand_r"),
+    ("drand48", "drand48"),
+    ("lrand48", "lrand48"),
+    ("mrand48", "mrand48"),
+    ("srand48", "srand48"),
+    ("strtok", "strtok"),
+    ("strtok_r", "strtok_r"),
+    ("getenv", "getenv"),
+    ("setenv", "setenv"),
+    ("unsetenv", "unsetenv"),
+    // what cdpor cannot control: fixed values
+    ("time", "time"),
+    ("gettimeofday", "gettimeofday"),
+    ("clock_gettime", "clock_gettime"),
+    ("clock", "clock"),
+    ("getpid", "getpid"),
+    ("getppid", "getppid"),
+    ("gettid", "gettid"),
+    ("sleep", "sleep"),
+    ("usleep", "usleep"),
+    ("nanosleep", "nanosleep"),
+    ("sched_yield", "sched_yield"),
+];
+
+/// The replacement of `name`, if the runtime has one.
+pub fn redirect(name: &str) -> Option<&'static str> {
+    REDIRECTS
+        .iter()
+        .find(|(from, _)| *from == name)
+        .map(|(_, to)| *to)
+}
+
+/// Why a function the program calls cannot be modelled yet, if it cannot.
+pub fn unsupported(name: &str) -> Option<&'static str> {
+    const PROCESS: &[&str] = &[
+        "fork",
+        "vfork",
+        "clone",
+        "system",
+        "popen",
+        "execv",
+        "execve",
+        "execvp",
+        "execl",
+        "execlp",
+        "execle",
+        "wait",
+        "waitpid",
+        "signal",
+        "sigaction",
+        "raise",
+        "kill",
+        "alarm",
+        "setitimer",
+        "pause",
+        "atexit",
+        "at_quick_exit",
+        "quick_exit",
+        "thrd_create",
+        "call_once",
+    ];
+    if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
+        Some("timed waits are not supported yet")
+    } else if name.starts_with("pthread_cond") {
+        Some("this condition-variable function is not supported yet")
+    } else if name.starts_with("pthread_rwlock_") {
+        Some("read-write locks are not supported yet")
+    } else if name.starts_with("pthread_barrier_") || name.starts_with("pthread_spin_") {
+        Some("barriers and spin locks are not supported yet")
+    } else if name.starts_with("pthread_key_")
+        || name.ends_with("specific") && name.starts_with("pthread_")
+    {
+        Some("thread-specific data is not supported yet")
+    } else if name.starts_with("pthread_") {
+        Some("this pthread function is not supported yet")
+    } else if name.starts_with("sem_") {
+        Some("semaphores are not supported yet")
+    } else if ["thrd_", "mtx_", "cnd_", "tss_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+    {
+        Some("C11 threads are not supported yet")
+    } else if name.starts_with("__VERIFIER_") {
+        Some("the SV-COMP __VERIFIER_ API is not supported yet")
+    } else if PROCESS.contains(&name) {
+        Some("processes, signals and exit handlers are outside what cdpor models")
+    } else {
+        None
+    }
+}
+
+/// External functions that reach no program memory through their pointer arguments
+/// beyond what is constant (file names, mode strings, messages) or the library's own
+/// objects (`FILE`s): calls to them need no warning.
+pub fn harmless(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "fopen",
+        "fclose",
+        "fflush",
+        "fputc",
+        "putc",
+        "putchar",
+        "fgetc",
+        "getc",
+        "getchar",
+        "perror",
+        "remove",
+        "unlink",
+        "open",
+        "close",
+        "fileno",
+        "setvbuf",
+        "setbuf",
+        "__errno_location",
+        "strerror",
+        "isatty",
+    ];
+    NAMES.contains(&name) || name.starts_with("llvm.")
+}
+
+/// Does the runtime's `name` only write or read its pointer argument `arg` during the
+/// call, on the caller's behalf (a `pthread_t` filled in, an attribute object), keeping
+/// no copy of the pointer? Then passing a local there does not let it escape.
+pub fn keeps_private(name: &str, arg: u32) -> bool {
+    match name {
+        "pthread_create" | "time" | "gettimeofday" => arg == 0,
+        "pthread_join" | "clock_gettime" => arg == 1,
+        _ => {
+            arg == 0
+                && (name.starts_with("pthread_attr_")
+                    || name.starts_with("pthread_mutexattr_")
+                    || name.starts_with("pthread_condattr_"))
+        }
+    }
+}
