@@ -9,11 +9,11 @@
 //! Keys: `verdict`, `kind` (error kind), `executions`, `blocked`, `bounded`, `failing`
 //! (failing executions), `exit` (status; implied by the verdict when absent),
 //! `location` (suffix of the error's `file:line`), `contains` (text in the message; may be
-//! quoted). `CDPOR_TEST_FILTER=substr` runs only matching files.
+//! quoted). Each check is a test of its own (`cargo test --test c_tests -- NAME` filters
+//! them); `CDPOR_TEST_FILTER=substr` runs only matching files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
 
 struct Check {
     file: PathBuf,
@@ -180,58 +180,26 @@ fn run_check(root: &Path, c: &Check) -> Result<(), String> {
     }
 }
 
-#[test]
-fn c_programs_behave_as_their_headers_say() {
+/// One named test per `run:` line: `checks/null_deref.c:8 --algorithm none`, so that
+/// `cargo test --test c_tests -- null_deref` runs a program's checks and a failure names
+/// the program, the line and what differed.
+fn main() -> std::process::ExitCode {
+    let args = libtest_mimic::Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
     c_files(&root.join("c-tests"), &mut files);
     let filter = std::env::var("CDPOR_TEST_FILTER").unwrap_or_default();
-    let checks: Vec<Check> = files
+    let trials = files
         .iter()
         .filter(|f| f.to_string_lossy().contains(&filter))
         .flat_map(|f| parse(f))
+        .map(|c| {
+            let rel = c.file.strip_prefix(root.join("c-tests")).unwrap_or(&c.file);
+            let name = format!("{}:{} {}", rel.display(), c.line, c.args.join(" "));
+            libtest_mimic::Trial::test(name.trim_end().to_string(), move || {
+                run_check(root, &c).map_err(Into::into)
+            })
+        })
         .collect();
-    assert!(
-        filter.is_empty() || !checks.is_empty(),
-        "no c-tests match {filter:?}"
-    );
-    assert!(
-        checks.len() >= 15 || !filter.is_empty(),
-        "only {} checks found",
-        checks.len()
-    );
-    let queue = Mutex::new(checks.iter().collect::<Vec<_>>());
-    let failures = Mutex::new(Vec::new());
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let Some(c) = queue.lock().unwrap().pop() else {
-                    break;
-                };
-                if let Err(e) = run_check(root, c) {
-                    let rel = c
-                        .file
-                        .strip_prefix(root)
-                        .unwrap_or(&c.file)
-                        .display()
-                        .to_string();
-                    failures.lock().unwrap().push(format!(
-                        "{rel}:{} [{}]: {e}",
-                        c.line,
-                        c.args.join(" ")
-                    ));
-                }
-            });
-        }
-    });
-    let failures = failures.into_inner().unwrap();
-    assert!(
-        failures.is_empty(),
-        "{} of {} checks failed:\n{}",
-        failures.len(),
-        checks.len(),
-        failures.join("\n")
-    );
-    eprintln!("{} checks passed", checks.len());
+    libtest_mimic::run(&args, trials).exit_code()
 }
