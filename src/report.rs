@@ -139,7 +139,12 @@ impl Namer<'_> {
         };
         let value = (e.flags & FLAG_VALUE != 0).then(|| show_value(e.value, e.len));
         let mut location = self.location(e.site);
-        if location.is_empty() && e.kind() == Kind::ProcessExit {
+        if e.kind() == Kind::Crash {
+            // The faulting instruction's line, when it is the program's own.
+            if let Some(line) = self.symbols.line_at(e.arg) {
+                location = line;
+            }
+        } else if location.is_empty() && e.kind() == Kind::ProcessExit {
             location = "return from main".into();
         }
         Row {

@@ -1,0 +1,455 @@
+//! The C-level differential test: seeded random pthread C programs (reads, writes, byte
+//! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, lock and
+//! trylock, condition waits, signals and broadcasts, nested create and join, a crash and
+//! errno on some paths), whose final state is folded into assertions (one per bucket of
+//! a hash of the shared variables, so each reachable final state fails its own). For
+//! each, `optimal`, `source` and `classic` must reach exactly the errors (kind, location
+//! and message) of `none`, and `optimal` must run no sleep-set-blocked execution.
+//!
+//! CI runs a few hundred with fixed seeds; `scripts/difftest` runs any number with any
+//! seed (`CDPOR_DIFF_SEED`, `CDPOR_DIFF_CASES`). A program that fails is written, with a
+//! c-test header that records `none`'s verdict, to `target/difftest/`: keep it under
+//! `c-tests/differential/`.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use cdpor::engine::Algorithm;
+use cdpor::explore::{self, Options, Summary};
+use cdpor::program::{self, BuildOptions, Program};
+use cdpor::report::Namer;
+use cdpor::symbols::Symbols;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestRunner};
+
+/// Interleavings beyond which `none` is not tried (the program is skipped).
+const NONE_BUDGET: u64 = 4000;
+
+#[derive(Clone, Debug)]
+enum Stmt {
+    Read(usize),
+    Write(usize, i32),
+    WritePlus(usize),
+    ByteStore(usize, u8, u8),
+    Memcpy(usize, usize),
+    StrCpy(&'static str),
+    StrLen,
+    StrCmp,
+    StrCat,
+    Cas(usize, i32, i32),
+    FetchAdd(usize),
+    Locked(usize, Vec<Stmt>),
+    TryLocked(usize, Vec<Stmt>),
+    Wait,
+    Signal { broadcast: bool, locked: bool },
+    CrashIf(i32),
+    Errno(i32),
+    Spawn(Vec<Stmt>),
+}
+
+#[derive(Clone, Debug)]
+struct Prog {
+    workers: Vec<Vec<Stmt>>,
+    main: Vec<Stmt>,
+}
+
+fn simple() -> impl Strategy<Value = Stmt> {
+    let var = 0..3usize;
+    prop_oneof![
+        3 => var.clone().prop_map(Stmt::Read),
+        3 => (var.clone(), 1..4i32).prop_map(|(v, x)| Stmt::Write(v, x)),
+        2 => var.clone().prop_map(Stmt::WritePlus),
+        1 => (var.clone(), 0..4u8, 1..3u8).prop_map(|(v, b, x)| Stmt::ByteStore(v, b, x)),
+        1 => (var.clone(), var.clone()).prop_map(|(a, b)| Stmt::Memcpy(a, b)),
+        1 => prop_oneof![Just("hi"), Just("hello"), Just("")].prop_map(Stmt::StrCpy),
+        1 => Just(Stmt::StrLen),
+        1 => Just(Stmt::StrCmp),
+        1 => Just(Stmt::StrCat),
+        1 => (var.clone(), 0..2i32, 5..7i32).prop_map(|(v, e, n)| Stmt::Cas(v, e, n)),
+        1 => var.prop_map(Stmt::FetchAdd),
+        1 => (0..3i32).prop_map(Stmt::CrashIf),
+        1 => (1..9i32).prop_map(Stmt::Errno),
+    ]
+}
+
+fn stmt() -> impl Strategy<Value = Stmt> {
+    prop_oneof![
+        8 => simple(),
+        2 => (0..2usize, prop::collection::vec(simple(), 1..3)).prop_map(|(m, b)| Stmt::Locked(m, b)),
+        1 => (0..2usize, simple()).prop_map(|(m, s)| Stmt::TryLocked(m, vec![s])),
+        1 => Just(Stmt::Wait),
+        1 => (any::<bool>(), any::<bool>()).prop_map(|(broadcast, locked)| Stmt::Signal { broadcast, locked }),
+        1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
+    ]
+}
+
+/// Visible events a statement makes (about: branches may skip some).
+fn events(s: &Stmt) -> usize {
+    match s {
+        Stmt::Errno(_) | Stmt::CrashIf(_) => 0,
+        Stmt::StrCat => 2,
+        Stmt::Locked(_, b) | Stmt::TryLocked(_, b) => 2 + b.iter().map(events).sum::<usize>(),
+        Stmt::Wait => 5,
+        Stmt::Signal { locked: true, .. } => 4,
+        Stmt::Signal { locked: false, .. } => 2,
+        Stmt::Spawn(b) => 4 + b.iter().map(events).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+/// Programs small enough that `none` can try every interleaving: two or three workers
+/// with a few events each.
+fn prog() -> impl Strategy<Value = Prog> {
+    (
+        prop::collection::vec(prop::collection::vec(stmt(), 1..3), 2..4),
+        prop::collection::vec(simple(), 0..2),
+    )
+        .prop_map(|(workers, main)| Prog { workers, main })
+        .prop_filter("too many interleavings for none", |p| {
+            let per_worker: Vec<usize> = p
+                .workers
+                .iter()
+                .map(|w| 1 + w.iter().map(events).sum::<usize>())
+                .collect();
+            let total: usize =
+                per_worker.iter().sum::<usize>() + p.main.iter().map(events).sum::<usize>();
+            total <= if p.workers.len() == 2 { 9 } else { 8 }
+        })
+}
+
+/// C for a statement of thread `t`; `children` numbers the threads it creates.
+fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, indent: &str) {
+    let x = |v: &usize| format!("x{v}");
+    match s {
+        Stmt::Read(v) => writeln!(out, "{indent}r = {};", x(v)),
+        Stmt::Write(v, n) => writeln!(out, "{indent}{} = {n};", x(v)),
+        Stmt::WritePlus(v) => writeln!(out, "{indent}{} = r + 1;", x(v)),
+        Stmt::ByteStore(v, b, n) => {
+            writeln!(out, "{indent}((volatile char *)&{})[{b}] = {n};", x(v))
+        }
+        Stmt::Memcpy(a, b) => writeln!(out, "{indent}memcpy(&{}, &{}, sizeof(int));", x(a), x(b)),
+        Stmt::StrCpy(lit) => writeln!(out, "{indent}strcpy(buf, \"{lit}\");"),
+        Stmt::StrLen => writeln!(out, "{indent}r = (int)strlen(buf);"),
+        Stmt::StrCmp => writeln!(out, "{indent}r = strcmp(buf, \"hi\") == 0;"),
+        Stmt::StrCat => writeln!(out, "{indent}if (strlen(buf) < 6) strcat(buf, \"!\");"),
+        Stmt::Cas(v, e, n) => writeln!(
+            out,
+            "{indent}{{ int e = {e}; r = __atomic_compare_exchange_n(&{}, &e, {n}, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }}",
+            x(v)
+        ),
+        Stmt::FetchAdd(v) => {
+            writeln!(out, "{indent}r = __atomic_fetch_add(&{}, 1, __ATOMIC_SEQ_CST);", x(v))
+        }
+        Stmt::Locked(m, body) => {
+            writeln!(out, "{indent}pthread_mutex_lock(&m{m});").unwrap();
+            for s in body {
+                render_stmt(out, s, t, children, indent);
+            }
+            writeln!(out, "{indent}pthread_mutex_unlock(&m{m});")
+        }
+        Stmt::TryLocked(m, body) => {
+            writeln!(out, "{indent}if (pthread_mutex_trylock(&m{m}) == 0) {{").unwrap();
+            for s in body {
+                render_stmt(out, s, t, children, &format!("{indent}    "));
+            }
+            writeln!(out, "{indent}    pthread_mutex_unlock(&m{m});\n{indent}}}")
+        }
+        Stmt::Wait => writeln!(
+            out,
+            "{indent}pthread_mutex_lock(&m0);\n{indent}if (!flag)\n{indent}    pthread_cond_wait(&c, &m0);\n{indent}pthread_mutex_unlock(&m0);"
+        ),
+        Stmt::Signal { broadcast, locked } => {
+            let f = if *broadcast {
+                "pthread_cond_broadcast"
+            } else {
+                "pthread_cond_signal"
+            };
+            if *locked {
+                writeln!(
+                    out,
+                    "{indent}pthread_mutex_lock(&m0);\n{indent}flag = 1;\n{indent}{f}(&c);\n{indent}pthread_mutex_unlock(&m0);"
+                )
+            } else {
+                writeln!(out, "{indent}flag = 1;\n{indent}{f}(&c);")
+            }
+        }
+        Stmt::CrashIf(n) => writeln!(out, "{indent}if (r == {n})\n{indent}    *nowhere = 1;"),
+        Stmt::Errno(n) => {
+            let n = n + 10 * t as i32;
+            writeln!(out, "{indent}errno = {n};\n{indent}r = r + (errno == {n});\n{indent}assert(errno == {n});")
+        }
+        Stmt::Spawn(_) => {
+            let k = *children;
+            *children += 1;
+            writeln!(
+                out,
+                "{indent}{{\n{indent}    pthread_t ch;\n{indent}    pthread_create(&ch, 0, child{t}_{k}, 0);\n{indent}    pthread_join(ch, 0);\n{indent}}}"
+            )
+        }
+    }
+    .unwrap();
+}
+
+/// The children's bodies, rendered before the thread that creates them.
+fn render_children(out: &mut String, body: &[Stmt], t: usize, children: &mut usize) {
+    for s in body {
+        match s {
+            Stmt::Spawn(child) => {
+                writeln!(
+                    out,
+                    "void *child{t}_{}(void *arg) {{\n    (void)arg;\n    int r = 0;",
+                    *children
+                )
+                .unwrap();
+                let mut none = 0;
+                for c in child {
+                    render_stmt(out, c, 100 + t, &mut none, "    ");
+                }
+                writeln!(out, "    return (void *)(long)r;\n}}\n").unwrap();
+                *children += 1;
+            }
+            Stmt::Locked(_, b) | Stmt::TryLocked(_, b) => render_children(out, b, t, children),
+            _ => {}
+        }
+    }
+}
+
+const BUCKETS: u32 = 7;
+
+fn render(p: &Prog) -> String {
+    let mut out = String::from(
+        "#include <assert.h>\n#include <errno.h>\n#include <pthread.h>\n#include <string.h>\n\n\
+         int x0, x1, x2, flag;\nchar buf[8] = \"ab\";\n\
+         pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;\n\
+         pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\n\n",
+    );
+    for (i, w) in p.workers.iter().enumerate() {
+        let t = i + 1;
+        let mut k = 0;
+        render_children(&mut out, w, t, &mut k);
+        writeln!(
+            out,
+            "void *w{t}(void *arg) {{\n    (void)arg;\n    int r = 0;"
+        )
+        .unwrap();
+        let mut k = 0;
+        for s in w {
+            render_stmt(&mut out, s, t, &mut k, "    ");
+        }
+        writeln!(out, "    return (void *)(long)r;\n}}\n").unwrap();
+    }
+    out += "int main(void) {\n    int r = 0;\n";
+    for i in 1..=p.workers.len() {
+        writeln!(
+            out,
+            "    pthread_t t{i};\n    pthread_create(&t{i}, 0, w{i}, 0);"
+        )
+        .unwrap();
+    }
+    let mut k = 0;
+    for s in &p.main {
+        render_stmt(&mut out, s, 0, &mut k, "    ");
+    }
+    for i in 1..=p.workers.len() {
+        writeln!(out, "    pthread_join(t{i}, 0);").unwrap();
+    }
+    out += "    unsigned h = (unsigned)(x0 * 3 + x1 * 5 + x2 * 7 + flag * 11 + (int)strlen(buf) * 13 + r * 17);\n";
+    for b in 0..BUCKETS {
+        writeln!(
+            out,
+            "    assert(h % {BUCKETS} != {b} && \"final state {b}\");"
+        )
+        .unwrap();
+    }
+    out += "    return 0;\n}\n";
+    out
+}
+
+/// The errors an exploration reached: kind, location and message.
+type Errors = BTreeSet<(String, String, String)>;
+
+fn errors(program: &Program, summary: &Summary) -> Errors {
+    let symbols = Symbols::load(&program.binary, program.arrays.clone());
+    let namer = Namer {
+        sites: &program.sites,
+        symbols: &symbols,
+        names: summary.names.clone(),
+    };
+    summary
+        .errors
+        .iter()
+        .map(|f| {
+            (
+                f.kind.name().to_string(),
+                namer.error_location(f),
+                namer.message(f),
+            )
+        })
+        .collect()
+}
+
+fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary {
+    let opts = Options {
+        algorithm,
+        keep_going: true,
+        max_steps: 2000,
+        max_executions: max,
+        time_limit: None,
+        exec_timeout: Duration::from_secs(10),
+        progress: false,
+    };
+    explore::explore(program, &opts).unwrap_or_else(|f| panic!("{algorithm:?}: {f:?}"))
+}
+
+/// Where failing programs are kept, ready to become c-tests.
+fn keep(source: &str, summary: &Summary, errors: &Errors, why: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("../difftest");
+    std::fs::create_dir_all(&dir).unwrap();
+    let n = std::fs::read_dir(&dir).map_or(0, |d| d.count());
+    let path = dir.join(format!("case{n}.c"));
+    let mut header = format!("/* Found by tests/differential.rs: {why}\n *\n * cdpor-test\n");
+    writeln!(
+        header,
+        " * run: --keep-going --algorithm none ; verdict=error executions={} failing={}",
+        summary.stats.executions, summary.failing
+    )
+    .unwrap();
+    for alg in ["optimal", "source", "classic"] {
+        writeln!(
+            header,
+            " * run: --keep-going --algorithm {alg} ; verdict=error"
+        )
+        .unwrap();
+    }
+    header += " * (none reaches:";
+    for e in errors {
+        write!(header, "\n *   {} at {}", e.0, e.1).unwrap();
+    }
+    header += ")\n */\n";
+    std::fs::write(&path, header + source).unwrap();
+    path
+}
+
+/// Builds and explores one program; `Err` says how the algorithms disagree.
+fn check(p: &Prog) -> Result<bool, TestCaseError> {
+    let source = render(p);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("prog.c");
+    std::fs::write(&file, &source).unwrap();
+    let program = program::build(&BuildOptions {
+        source: file,
+        ..BuildOptions::default()
+    })
+    .unwrap_or_else(|e| panic!("{e}\n{source}"));
+    let oracle = explore(&program, Algorithm::None, Some(NONE_BUDGET));
+    if !oracle.complete() {
+        return Ok(false);
+    }
+    let expected = errors(&program, &oracle);
+    let errno_broken = expected.iter().any(|e| e.2.contains("errno =="));
+    if errno_broken {
+        let kept = keep(&source, &oracle, &expected, "errno is shared");
+        return Err(TestCaseError::fail(format!(
+            "errno is not per thread ({})",
+            kept.display()
+        )));
+    }
+    for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
+        let got = explore(&program, alg, Some(20 * NONE_BUDGET));
+        let found = errors(&program, &got);
+        let missing: Vec<_> = expected.difference(&found).collect();
+        let extra: Vec<_> = found.difference(&expected).collect();
+        let blocked = alg == Algorithm::Optimal && got.stats.blocked > 0;
+        if !missing.is_empty() || !extra.is_empty() || blocked || !got.complete() {
+            let why = format!(
+                "{} misses {missing:?}, invents {extra:?}, {} blocked executions",
+                alg.name(),
+                got.stats.blocked
+            );
+            let kept = keep(&source, &oracle, &expected, &why);
+            return Err(TestCaseError::fail(format!("{why} ({})", kept.display())));
+        }
+    }
+    Ok(true)
+}
+
+/// Runs `cases` programs from `seed`; at least half must be small enough for `none`.
+fn run(seed: u64, cases: u32) {
+    // A seed given to scripts/difftest replaces the high bits: the four runs stay apart.
+    let seed = std::env::var("CDPOR_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .map_or(seed, |s| s.wrapping_mul(16) + (seed & 15));
+    let cases = std::env::var("CDPOR_DIFF_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(cases);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(seed),
+        max_shrink_iters: 64,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let checked = std::cell::Cell::new(0u32);
+    let result = runner.run(&prog(), |p| {
+        if check(&p)? {
+            checked.set(checked.get() + 1);
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("seed {seed}: {e}");
+    }
+    eprintln!(
+        "seed {seed}: {} of {cases} programs checked against none",
+        checked.get()
+    );
+    assert!(
+        checked.get() * 2 >= cases,
+        "only {} of {cases} programs were small enough for none",
+        checked.get()
+    );
+}
+
+#[test]
+fn algorithms_agree_with_none_on_random_c_programs_1() {
+    run(0xd1ff_0001, 50);
+}
+
+#[test]
+fn algorithms_agree_with_none_on_random_c_programs_2() {
+    run(0xd1ff_0002, 50);
+}
+
+#[test]
+fn algorithms_agree_with_none_on_random_c_programs_3() {
+    run(0xd1ff_0003, 50);
+}
+
+#[test]
+fn algorithms_agree_with_none_on_random_c_programs_4() {
+    run(0xd1ff_0004, 50);
+}
+
+#[test]
+fn a_generated_program_compiles_and_names_its_final_states() {
+    let p = Prog {
+        workers: vec![
+            vec![Stmt::StrCpy("hi")],
+            vec![Stmt::Spawn(vec![Stmt::StrLen])],
+        ],
+        main: vec![Stmt::Errno(3)],
+    };
+    let src = render(&p);
+    if let Ok(path) = std::env::var("CDPOR_DIFF_PRINT") {
+        std::fs::write(path, &src).unwrap();
+    }
+    assert!(src.contains("void *child2_0(void *arg)"), "{src}");
+    assert!(src.contains("assert(h % 7 != 6 && \"final state 6\");"));
+    assert!(check(&p).unwrap(), "small enough for none");
+}
