@@ -172,7 +172,9 @@ impl Namer<'_> {
                 2 => "writes",
                 _ => "updates",
             };
-            parts.push(format!("{how} {} {len}B", self.object(addr, x)));
+            let name = self.object(addr, x);
+            let name = name.strip_suffix("[0]").unwrap_or(&name);
+            parts.push(format!("{how} {name} ({len} bytes)"));
         }
         parts.join(", ")
     }

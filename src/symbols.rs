@@ -23,6 +23,8 @@ pub struct Symbols {
     /// Data and code symbols, sorted by address.
     data: Vec<Symbol>,
     code: Vec<Symbol>,
+    /// Read-only data sections (string literals have no symbols of their own).
+    constants: Vec<(u64, u64)>,
     /// Element size of the globals that are arrays, so that `a+8` reads `a[2]`.
     arrays: HashMap<String, u64>,
     /// Source lines of code addresses (from the program's DWARF).
@@ -33,8 +35,15 @@ impl Symbols {
     pub fn load(binary: &Path, arrays: HashMap<String, u64>) -> Symbols {
         let mut data = Vec::new();
         let mut code = Vec::new();
+        let mut constants = Vec::new();
         if let Ok(bytes) = std::fs::read(binary) {
             if let Ok(elf) = goblin::elf::Elf::parse(&bytes) {
+                for sh in &elf.section_headers {
+                    let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("");
+                    if name.starts_with(".rodata") {
+                        constants.push((sh.sh_addr, sh.sh_addr + sh.sh_size));
+                    }
+                }
                 for sym in elf.syms.iter() {
                     let Some(name) = elf.strtab.get_at(sym.st_name) else {
                         continue;
@@ -61,6 +70,7 @@ impl Symbols {
         Symbols {
             data,
             code,
+            constants,
             arrays,
             lines,
         }
@@ -94,6 +104,13 @@ impl Symbols {
                 }
                 _ => offset(&s.name, off),
             };
+        }
+        if self
+            .constants
+            .iter()
+            .any(|&(lo, hi)| (lo..hi).contains(&addr))
+        {
+            return "a constant".into();
         }
         if (HEAP_BASE..HEAP_END).contains(&addr) {
             let i = allocs.partition_point(|a| a.addr <= addr);

@@ -9,7 +9,8 @@
 //! Keys: `verdict`, `kind` (error kind), `executions`, `blocked`, `bounded`, `failing`
 //! (failing executions), `exit` (status; implied by the verdict when absent),
 //! `location` (suffix of the error's `file:line`), `contains` (text in the message; may be
-//! quoted). Each check is a test of its own (`cargo test --test c_tests -- NAME` filters
+//! quoted), `warns` (a function named in the warnings), `errors` (every distinct error, as
+//! `kind@file:line` separated by commas, in any order: with `--keep-going`). Each check is a test of its own (`cargo test --test c_tests -- NAME` filters
 //! them); `CDPOR_TEST_FILTER=substr` runs only matching files.
 
 use std::path::{Path, PathBuf};
@@ -147,6 +148,35 @@ fn run_check(root: &Path, c: &Check) -> Result<(), String> {
                 let got = field(&json, k).and_then(|x| x.as_str()).unwrap_or("");
                 if !got.ends_with(v.as_str()) {
                     problems.push(format!("location {got:?}, expected …{v}"));
+                }
+            }
+            "warns" => {
+                let warned = json["warnings"]
+                    .as_array()
+                    .is_some_and(|ws| ws.iter().any(|w| w["function"] == v.as_str()));
+                if !warned {
+                    problems.push(format!("no warning about `{v}`: {}", json["warnings"]));
+                }
+            }
+            "errors" => {
+                // The distinct errors, as kind@file:line, comma-separated, in any order.
+                let mut got: Vec<String> = json["errors"]
+                    .as_array()
+                    .map(|es| {
+                        es.iter()
+                            .map(|e| {
+                                let loc = e["location"].as_str().unwrap_or("");
+                                let file = loc.rsplit('/').next().unwrap_or(loc);
+                                format!("{}@{file}", e["kind"].as_str().unwrap_or(""))
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                got.sort();
+                let mut want: Vec<String> = v.split(',').map(str::to_string).collect();
+                want.sort();
+                if got != want {
+                    problems.push(format!("errors {got:?}, expected {want:?}"));
                 }
             }
             _ => {

@@ -369,6 +369,9 @@ impl Engine {
         };
         // v = notdep(e, E).e': the events after e that do not happen after it, then e'.
         let notdep = || (e + 1..end).filter(|&k| !hb.hb(e, k)).map(|k| events[k]);
+        if !reversible(self.nodes[e].enabled, notdep(), &later_event) {
+            return;
+        }
         let node = &mut self.nodes[e];
         match self.alg {
             Algorithm::None => {}
@@ -500,6 +503,20 @@ impl Engine {
         }
         None
     }
+}
+
+/// Can the later event of a race run after `notdep`, from the node of the earlier one?
+/// Not when its thread was blocked there on that very event and nothing in `notdep`
+/// touches what it waits for: an operation's enabledness depends only on the bytes of its
+/// footprint (`ops`), so it stays blocked (a wake that waits for a mutex held across the
+/// signal that woke another thread, say). `notdep` holds the events of the later event's
+/// thread before it, if any; then its thread was not blocked on it there.
+fn reversible(enabled: ThreadSet, notdep: impl Iterator<Item = Event>, later: &Event) -> bool {
+    if enabled.contains(later.tid) {
+        return true;
+    }
+    let mut notdep = notdep.peekable();
+    notdep.peek().is_some() && notdep.any(|x| x.tid == later.tid || dependent(&x, later))
 }
 
 /// The number of events on a branch's leftmost path.

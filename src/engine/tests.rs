@@ -452,6 +452,21 @@ fn a_broadcast_under_the_mutex_is_never_lost() {
     assert!(c.traces > 1);
 }
 
+/// A waiter woken by the first signal waits for the mutex, which the signaller holds
+/// again for its second signal: the wake cannot move before that second signal (found in
+/// C: reversing it planned an execution that could not run).
+#[test]
+fn a_woken_waiter_blocked_on_the_mutex_does_not_race_with_a_later_signal() {
+    let waiter = vec![Op::Lock(0), Op::Wait { c: 0, m: 0 }, Op::Unlock(0)];
+    let signal = [Op::Lock(0), Op::Signal { c: 0 }, Op::Unlock(0)];
+    check(&Program {
+        main: [signal.clone(), signal].concat(),
+        workers: vec![waiter.clone(), waiter],
+        vars: 0,
+        ..Default::default()
+    });
+}
+
 /// Threads are numbered by creator and rank, so creations by different threads commute:
 /// three threads that each create and join a child, sharing nothing, make one trace.
 #[test]

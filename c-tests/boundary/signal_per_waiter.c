@@ -1,0 +1,41 @@
+/* Two waiters, and two signals each sent after a waiter announced itself: every signal
+ * finds a waiter and wakes it, so both waiters always leave. Safe; which waiter each
+ * signal wakes is explored.
+ *
+ * cdpor-test
+ * run: ; verdict=safe blocked=0
+ * run: --algorithm source ; verdict=safe
+ * run: --algorithm classic ; verdict=safe
+ * run: --algorithm none ; verdict=safe
+ */
+#include <pthread.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int waiting, tokens;
+
+void *waiter(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&m);
+    waiting++;
+    while (tokens == 0)
+        pthread_cond_wait(&c, &m);
+    tokens--;
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, waiter, 0);
+    pthread_create(&b, 0, waiter, 0);
+    for (int i = 0; i < 2; i++) {
+        pthread_mutex_lock(&m);
+        tokens++;
+        pthread_cond_signal(&c);
+        pthread_mutex_unlock(&m);
+    }
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}

@@ -1,0 +1,40 @@
+/* Two threads wait for `done` in the usual loop; main sets it and signals once where a
+ * broadcast was needed. A signal wakes exactly one waiter (POSIX: "at least one", and
+ * an implementation may wake just one), so the other may sleep forever and main's join
+ * of it never returns: a deadlock. Which waiter the signal wakes is a choice the engine
+ * explores; the report shows it ("cond signal, wakes T2 (choice 2 of 2)").
+ *
+ * cdpor-test
+ * run: ; verdict=error kind=deadlock contains="no signal woke it"
+ * run: --keep-going ; verdict=error kind=deadlock blocked=0
+ * run: --keep-going --algorithm source ; verdict=error kind=deadlock
+ * run: --keep-going --algorithm classic ; verdict=error kind=deadlock
+ * run: --keep-going --algorithm none ; verdict=error kind=deadlock
+ */
+#include <pthread.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int done;
+
+void *waiter(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&m);
+    while (!done)
+        pthread_cond_wait(&c, &m);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, 0, waiter, 0);
+    pthread_create(&b, 0, waiter, 0);
+    pthread_mutex_lock(&m);
+    done = 1;
+    pthread_cond_signal(&c);
+    pthread_mutex_unlock(&m);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    return 0;
+}
