@@ -2,10 +2,10 @@
  * and leaves. Safe.
  *
  * cdpor-test
- * run: ; verdict=safe blocked=0
+ * run: ; verdict=safe executions=10 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: --algorithm none ; verdict=safe
+ * run: --algorithm none ; verdict=safe executions=1722
  */
 #include <pthread.h>
 

@@ -4,12 +4,15 @@
  * of it never returns: a deadlock. Which waiter the signal wakes is a choice the engine
  * explores; the report shows it ("cond signal, wakes T2 (choice 2 of 2)").
  *
+ * none: 639 interleavings (a signal that finds both waiters counts each choice), 114 of
+ * them deadlock (enumerated independently over this event model).
+ *
  * cdpor-test
- * run: ; verdict=error kind=deadlock contains="no signal woke it"
- * run: --keep-going ; verdict=error kind=deadlock blocked=0
+ * run: ; verdict=error kind=deadlock contains="no signal woke it" location=signal_wakes_one.c:41
+ * run: --keep-going ; verdict=error kind=deadlock executions=10 failing=4 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=deadlock
  * run: --keep-going --algorithm classic ; verdict=error kind=deadlock
- * run: --keep-going --algorithm none ; verdict=error kind=deadlock
+ * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=639 failing=114
  */
 #include <pthread.h>
 

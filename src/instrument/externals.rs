@@ -130,8 +130,18 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("sched_yield", "sched_yield"),
 ];
 
+/// The name a C library function has in the program's source: glibc's headers rename
+/// some (`sscanf` is `__isoc99_sscanf` in the object code).
+pub fn source_name(name: &str) -> &str {
+    ["__isoc99_", "__isoc23_"]
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+}
+
 /// The replacement of `name`, if the runtime has one.
 pub fn redirect(name: &str) -> Option<&'static str> {
+    let name = source_name(name);
     REDIRECTS
         .iter()
         .find(|(from, _)| *from == name)
@@ -199,7 +209,8 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
 
 /// External functions that reach no program memory through their pointer arguments
 /// beyond what is constant (file names, mode strings, messages) or the library's own
-/// objects (`FILE`s): calls to them need no warning.
+/// objects (`FILE`s), or that reach it only through the program's own instrumented code
+/// (`bsearch`'s comparator reads the elements): calls to them need no warning.
 pub fn harmless(name: &str) -> bool {
     const NAMES: &[&str] = &[
         "fopen",
@@ -222,6 +233,7 @@ pub fn harmless(name: &str) -> bool {
         "__errno_location",
         "strerror",
         "isatty",
+        "bsearch",
     ];
     NAMES.contains(&name) || name.starts_with("llvm.")
 }

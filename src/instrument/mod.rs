@@ -517,7 +517,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             if let Some(&call) = calls.iter().find(|&&c| shared_arg(self, c)) {
                 let (file, line, _) = location(call);
                 self.warnings.push(Warning {
-                    function: name,
+                    function: externals::source_name(&name).to_string(),
                     location: if file.is_empty() {
                         String::new()
                     } else {
