@@ -824,6 +824,66 @@ int __cdpor_unsetenv(const char *name) {
     return unsetenv(name);
 }
 
+/* localtime and gmtime return one static struct tm, asctime and ctime one static text:
+ * shared objects, found before any execution (cdpor_libc_init) so that their addresses
+ * are known when a call is announced. */
+static struct tm *tm_buffer;
+static char *time_text;
+
+#define TIME_TEXT 26
+
+void cdpor_libc_init(void) {
+    time_t zero = 0;
+    tm_buffer = gmtime(&zero);
+    time_text = asctime(tm_buffer);
+}
+
+/* A broken-down time written from the time_t at b into a (the static buffer or the
+ * caller's), or (m set) a text written from the struct tm at b into a. */
+static void fp_time(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->m ? TIME_TEXT : sizeof(struct tm), W);
+    set_arg(r, c->b, c->m ? sizeof(struct tm) : sizeof(time_t), R);
+}
+
+static void time_event(const void *to, const void *from, int text, uint32_t site) {
+    struct call c = {.a = to, .b = from, .m = (size_t)text};
+    if (to && from)
+        event(fp_time, &c, site);
+}
+
+struct tm *__cdpor_localtime(const time_t *t) {
+    time_event(tm_buffer, t, 0, __cdpor_site);
+    return localtime(t);
+}
+
+struct tm *__cdpor_gmtime(const time_t *t) {
+    time_event(tm_buffer, t, 0, __cdpor_site);
+    return gmtime(t);
+}
+
+struct tm *__cdpor_localtime_r(const time_t *t, struct tm *out) {
+    time_event(out, t, 0, __cdpor_site);
+    return localtime_r(t, out);
+}
+
+struct tm *__cdpor_gmtime_r(const time_t *t, struct tm *out) {
+    time_event(out, t, 0, __cdpor_site);
+    return gmtime_r(t, out);
+}
+
+char *__cdpor_asctime(const struct tm *tm) {
+    time_event(time_text, tm, 1, __cdpor_site);
+    return asctime(tm);
+}
+
+char *__cdpor_ctime(const time_t *t) {
+    uint32_t site = __cdpor_site;
+    time_event(tm_buffer, t, 0, site);
+    time_event(time_text, tm_buffer, 1, site);
+    return ctime(t);
+}
+
 /* ---- what cdpor cannot control ----
  * Time stands still at CDPOR_EPOCH (2024-01-01 00:00:00 UTC) and the process id is
  * CDPOR_PID, in every execution: a program that reads them behaves the same in each, as

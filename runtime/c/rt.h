@@ -35,6 +35,8 @@ void cdpor_private(uint64_t addr, uint64_t len);
 /* libc.c, for alloc.c: the reads of strdup's source and realloc's old block. */
 void cdpor_read_string(const char *s, size_t max, uint32_t site);
 void cdpor_read_block(const void *p, size_t n, uint32_t site);
+/* libc.c, called by the fork server before any execution. */
+void cdpor_libc_init(void);
 uint32_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
 int cdpor_join(uint64_t handle, void **retval, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);

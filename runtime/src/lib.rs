@@ -39,6 +39,7 @@ pub(crate) mod ffi {
         pub fn cdpor_install_signals(altstack: *mut c_void, size: usize);
         pub fn cdpor_quiet_stdio(devnull: c_int);
         pub fn cdpor_flush_stdio();
+        pub fn cdpor_libc_init();
         pub fn __cdpor_user_main(
             argc: c_int,
             argv: *mut *mut c_char,

@@ -72,6 +72,7 @@ pub unsafe extern "C" fn cdpor_rt_main(
         -1,
         0,
     );
+    ffi::cdpor_libc_init();
     let show_output = (*hdr).flags & shm::FLAG_SHOW_OUTPUT != 0;
     if !show_output {
         let devnull = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);

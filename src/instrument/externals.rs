@@ -114,6 +114,12 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("strtok", "strtok"),
     ("strtok_r", "strtok_r"),
     ("getenv", "getenv"),
+    ("localtime", "localtime"),
+    ("gmtime", "gmtime"),
+    ("localtime_r", "localtime_r"),
+    ("gmtime_r", "gmtime_r"),
+    ("asctime", "asctime"),
+    ("ctime", "ctime"),
     ("setenv", "setenv"),
     ("unsetenv", "unsetenv"),
     // what cdpor cannot control: fixed values
