@@ -28,15 +28,18 @@ fn touch(addr: u64, write: bool) -> bool {
     unsafe { cdpor_probe_touch(addr, write as u32).fault == 0 }
 }
 
-/// The first address of `[addr, addr+len)` found unreadable (both ends are checked: the
-/// ranges are small, or one object).
+/// The first address of `[addr, addr+len)` found unreadable (both ends are checked, the
+/// second only when it lies on another page: the ranges are small, or one object).
 pub fn unreadable(addr: u64, len: u64) -> Option<u64> {
-    let last = addr.wrapping_add(len.max(1) - 1);
-    [addr, last].into_iter().find(|&a| !touch(a, false))
+    ends(addr, len).find(|&a| !touch(a, false))
 }
 
 /// Like `unreadable`, for writing (a byte is read and written back).
 pub fn unwritable(addr: u64, len: u64) -> Option<u64> {
+    ends(addr, len).find(|&a| !touch(a, true))
+}
+
+fn ends(addr: u64, len: u64) -> impl Iterator<Item = u64> {
     let last = addr.wrapping_add(len.max(1) - 1);
-    [addr, last].into_iter().find(|&a| !touch(a, true))
+    std::iter::once(addr).chain((last >> 12 != addr >> 12).then_some(last))
 }
