@@ -174,7 +174,10 @@ fn replay_takes_the_alternative_a_signal_chose() {
     ]);
     let stderr = String::from_utf8_lossy(&replay.stderr);
     assert_eq!(replay.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("cond signal, wakes T2 (choice 2 of 2)"), "{stderr}");
+    assert!(
+        stderr.contains("cond signal, wakes T2 (choice 2 of 2)"),
+        "{stderr}"
+    );
     assert!(stderr.contains("T0 waits to join T1"), "{stderr}");
     // The first alternative wakes T1 instead: main then waits for T2.
     let replay = cdpor(&[
@@ -184,6 +187,9 @@ fn replay_takes_the_alternative_a_signal_chose() {
         &schedule.replace("0/1", "0"),
     ]);
     let stderr = String::from_utf8_lossy(&replay.stderr);
-    assert!(stderr.contains("cond signal, wakes T1 (choice 1 of 2)"), "{stderr}");
+    assert!(
+        stderr.contains("cond signal, wakes T1 (choice 1 of 2)"),
+        "{stderr}"
+    );
     assert!(stderr.contains("T0 waits to join T2"), "{stderr}");
 }

@@ -5,14 +5,19 @@
  * explores; the report shows it ("cond signal, wakes T2 (choice 2 of 2)").
  *
  * none: 639 interleavings (a signal that finds both waiters counts each choice), 114 of
- * them deadlock (enumerated independently over this event model).
+ * them deadlock (enumerated independently over this event model). With the broadcast it
+ * needed (-DBROADCAST), every waiter wakes, rechecks `done` and leaves: safe.
  *
  * cdpor-test
- * run: ; verdict=error kind=deadlock contains="no signal woke it" location=signal_wakes_one.c:41
+ * run: ; verdict=error kind=deadlock contains="no signal woke it" location=signal_wakes_one.c:50
  * run: --keep-going ; verdict=error kind=deadlock executions=10 failing=4 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=deadlock
  * run: --keep-going --algorithm classic ; verdict=error kind=deadlock
  * run: --keep-going --algorithm none ; verdict=error kind=deadlock executions=639 failing=114
+ * run: -DBROADCAST ; verdict=safe executions=10 blocked=0
+ * run: -DBROADCAST --algorithm source ; verdict=safe
+ * run: -DBROADCAST --algorithm classic ; verdict=safe
+ * run: -DBROADCAST --algorithm none ; verdict=safe executions=1722
  */
 #include <pthread.h>
 
@@ -35,7 +40,11 @@ int main(void) {
     pthread_create(&b, 0, waiter, 0);
     pthread_mutex_lock(&m);
     done = 1;
+#ifdef BROADCAST
+    pthread_cond_broadcast(&c);
+#else
     pthread_cond_signal(&c);
+#endif
     pthread_mutex_unlock(&m);
     pthread_join(a, 0);
     pthread_join(b, 0);

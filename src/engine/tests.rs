@@ -6,6 +6,7 @@
 
 use super::sim::{self, Op, Program};
 use super::Algorithm;
+use cdpor_sched::Tid;
 
 const LIMIT: u64 = 100_000;
 
@@ -405,51 +406,45 @@ fn signaller(broadcast: bool) -> Vec<Op> {
     vec![Op::Lock(0), Op::write(0, 1), wake, Op::Unlock(0)]
 }
 
-fn deadlocks(prog: &Program) -> bool {
+/// Two waiters for a flag, and a thread that sets it and signals or broadcasts.
+fn two_waiters(broadcast: bool) -> Program {
+    Program {
+        main: vec![],
+        workers: vec![waiter(0), signaller(broadcast), waiter(0)],
+        vars: 1,
+        ..Default::default()
+    }
+}
+
+/// The threads left blocked in each deadlock that `none` reaches.
+fn deadlocked(prog: &Program) -> std::collections::BTreeSet<Vec<Tid>> {
     let oracle = sim::explore(prog, Algorithm::None, LIMIT).unwrap();
     oracle
         .outcomes
-        .iter()
-        .any(|o| matches!(o, sim::Outcome::Deadlock { .. }))
-}
-
-/// Two threads wait for a flag; one signal wakes only one of them, and which one is a
-/// choice the engine explores: the other may sleep forever (POSIX), and main's join hangs.
-#[test]
-fn one_signal_wakes_one_of_two_waiters() {
-    let prog = Program {
-        main: vec![],
-        workers: vec![waiter(0), signaller(false), waiter(0)],
-        vars: 1,
-        ..Default::default()
-    };
-    let c = check(&prog);
-    assert!(deadlocks(&prog));
-    assert!(c.traces > 1);
-    // Both waiters can be the one left asleep.
-    let oracle = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
-    let stuck: std::collections::BTreeSet<_> = oracle
-        .outcomes
-        .iter()
+        .into_iter()
         .filter_map(|o| match o {
-            sim::Outcome::Deadlock { blocked } => Some(blocked.clone()),
+            sim::Outcome::Deadlock { blocked } => Some(blocked),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+/// One signal wakes only one of two waiters, and which one is a choice the engine
+/// explores: the other may sleep forever (POSIX), and main's join hangs; either waiter
+/// can be the one left asleep.
+#[test]
+fn one_signal_wakes_one_of_two_waiters() {
+    let prog = two_waiters(false);
+    assert!(check(&prog).traces > 1);
+    let stuck = deadlocked(&prog);
     assert!(stuck.iter().any(|b| b.contains(&1)) && stuck.iter().any(|b| b.contains(&3)));
 }
 
 #[test]
 fn a_broadcast_under_the_mutex_is_never_lost() {
-    let prog = Program {
-        main: vec![],
-        workers: vec![waiter(0), signaller(true), waiter(0)],
-        vars: 1,
-        ..Default::default()
-    };
-    let c = check(&prog);
-    assert!(!deadlocks(&prog));
-    assert!(c.traces > 1);
+    let prog = two_waiters(true);
+    assert!(check(&prog).traces > 1);
+    assert!(deadlocked(&prog).is_empty());
 }
 
 /// A waiter woken by the first signal waits for the mutex, which the signaller holds
