@@ -41,6 +41,8 @@ pub enum End {
         addr: u64,
         pc: u64,
         overflow: bool,
+        /// The site of the last library call the thread made (0: unknown).
+        call: u32,
     },
     SleepBlocked,
     StepBound,
@@ -303,6 +305,10 @@ impl Executor {
                     addr: h.fault_addr,
                     pc: h.fault_pc,
                     overflow: outcome == Outcome::StackOverflow,
+                    call: events
+                        .last()
+                        .filter(|e| e.kind() == cdpor_sched::Kind::Crash)
+                        .map_or(0, |e| e.aux),
                 },
                 Outcome::SleepBlocked => End::SleepBlocked,
                 Outcome::StepBound => End::StepBound,

@@ -54,19 +54,26 @@ pub struct Found {
 }
 
 impl Found {
-    /// What makes two failing executions "the same error".
+    /// What makes two failing executions "the same error": the assertion and its place,
+    /// the faulting instruction, or for a deadlock, where each blocked thread waits.
     fn key(&self) -> (ErrorKind, String) {
-        (self.kind, error_place(&self.execution.end))
-    }
-}
-
-fn error_place(end: &End) -> String {
-    match end {
-        End::Assertion { site, expr, .. } => format!("{site}:{expr}"),
-        End::Abort { site, .. } => site.to_string(),
-        End::Crash { site, signal, .. } => format!("{site}:{signal}"),
-        End::Died(s) => s.clone(),
-        _ => String::new(),
+        let x = &self.execution;
+        let place = match &x.end {
+            End::Assertion { site, expr, .. } => format!("{site}:{expr}"),
+            End::Abort { site, .. } => site.to_string(),
+            End::Crash {
+                site, signal, pc, ..
+            } => format!("{site}:{signal}:{pc:#x}"),
+            End::Died(s) => s.clone(),
+            End::Deadlock => {
+                let mut waits: Vec<(u32, u8, u32)> =
+                    x.blocked.iter().map(|b| (b.tid, b.kind, b.site)).collect();
+                waits.sort();
+                format!("{waits:?}")
+            }
+            _ => String::new(),
+        };
+        (self.kind, place)
     }
 }
 
@@ -139,14 +146,17 @@ impl Progress {
             self.last = Instant::now();
             let secs = start.elapsed().as_secs_f64();
             let rate = executions as f64 / secs.max(1e-9);
-            eprint!("\r\x1b[K[cdpor] {executions} executions, {rate:.0}/s, {errors} errors, {secs:.1} s");
+            let _ = write!(
+                std::io::stderr(),
+                "\r\x1b[K[cdpor] {executions} executions, {rate:.0}/s, {errors} errors, {secs:.1} s"
+            );
             let _ = std::io::stderr().flush();
         }
     }
 
     fn clear(&self) {
         if self.on {
-            eprint!("\r\x1b[K");
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
     }
 }
@@ -170,6 +180,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         last: Instant::now(),
     };
     let mut runs = 0u64;
+    // For developers: every execution's events, to see what the engine explored.
+    let trace_executions = std::env::var_os("CDPOR_TRACE").is_some();
     while let Some(req) = engine.next_request() {
         if let Some(sig) = crate::interrupt::requested() {
             cut = Some(Cut::Interrupted(sig));
@@ -189,6 +201,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         }
         let execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
+        if trace_executions {
+            eprintln!(
+                "execution {runs}: {:?} -> {:?}",
+                execution.events, execution.end
+            );
+        }
         let end = match &execution.end {
             End::TimedOut { running } => {
                 progress.clear();
@@ -308,7 +326,27 @@ pub fn replay(
             names.thread(t),
             execution.events.len() + 1
         ))),
-        _ => Ok((execution, names)),
+        _ => {
+            // An alternative the schedule names must exist where it is named.
+            let wrong = schedule
+                .steps
+                .iter()
+                .zip(&execution.events)
+                .position(|(s, e)| s.choice != 0 && s.choice >= e.choices.max(1));
+            if let Some(i) = wrong {
+                let e = &execution.events[i];
+                let n = e.choices.max(1);
+                return Err(Fatal::Nondeterministic(format!(
+                    "the schedule does not fit this program: step {} ({}'s {}) has {n} alternative{}, not {}",
+                    i + 1,
+                    names.thread(e.tid),
+                    e.kind().name(),
+                    if n == 1 { "" } else { "s" },
+                    schedule.steps[i].choice + 1
+                )));
+            }
+            Ok((execution, names))
+        }
     }
 }
 

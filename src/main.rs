@@ -1,4 +1,23 @@
+use std::io::Write;
 use std::path::PathBuf;
+
+// What cdpor prints goes to whoever reads it; a reader that went away (`cdpor ... | head`)
+// is no reason to fail: write errors are ignored.
+macro_rules! say_out {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+macro_rules! say_err {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+macro_rules! say_err_raw {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -98,17 +117,23 @@ struct ReplayArgs {
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("cdpor: {msg}");
+    say_err!("cdpor: {msg}");
     ExitCode::from(EXIT_USAGE as u8)
 }
 
-/// The JSON object of a run that reached no verdict on the program.
+/// The JSON object of a run that reached no verdict on the program (with the counts and
+/// lists of a full report, empty, so that readers find the same keys).
 #[derive(serde::Serialize)]
 struct NoVerdict<'a> {
     verdict: &'a str,
     message: &'a str,
     algorithm: &'a str,
     threads: usize,
+    executions: u64,
+    blocked: u64,
+    failing_executions: u64,
+    errors: [(); 0],
+    warnings: [(); 0],
 }
 
 /// Reports a failure (exit 2), as JSON too when asked.
@@ -125,6 +150,11 @@ fn fail_json(
             message: &message,
             algorithm: algorithm.name(),
             threads,
+            executions: 0,
+            blocked: 0,
+            failing_executions: 0,
+            errors: [],
+            warnings: [],
         };
         if let Err(m) = write_json(dest, &v) {
             return fail(m);
@@ -149,7 +179,7 @@ fn timeout(secs: f64) -> Duration {
 fn write_json(dest: &str, value: &impl serde::Serialize) -> Result<(), String> {
     let text = serde_json::to_string_pretty(value).expect("reports serialize") + "\n";
     if dest == "-" {
-        print!("{text}");
+        say_out!("{text}");
         Ok(())
     } else {
         std::fs::write(dest, text).map_err(|e| format!("cannot write {dest}: {e}"))
@@ -207,7 +237,7 @@ fn run(args: RunArgs) -> ExitCode {
         return fail("--threads must be at least 1");
     }
     if args.threads > 1 && !quiet {
-        eprintln!(
+        say_err!(
             "cdpor: parallel exploration is not implemented yet; using 1 worker instead of {}",
             args.threads
         );
@@ -224,7 +254,7 @@ fn run(args: RunArgs) -> ExitCode {
         }
     };
     for w in &program.warnings {
-        eprintln!("cdpor: warning: {w}");
+        say_err!("cdpor: warning: {w}");
     }
     let symbols = Symbols::load(&program.binary, program.arrays.clone());
     let mut namer = Namer {
@@ -269,7 +299,7 @@ fn run(args: RunArgs) -> ExitCode {
         }
     }
     if !quiet {
-        print!("{}", report::human(&namer, &summary, algorithm.name()));
+        say_out!("{}", report::human(&namer, &summary, algorithm.name()));
     }
     ExitCode::from(code as u8)
 }
@@ -341,18 +371,18 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 index: 1,
                 count: 1,
             });
-            eprintln!(
+            say_err!(
                 "\nReplayed interleaving ({} events):",
                 shown.execution.events.len()
             );
-            eprint!("{}", report::interleaving(&namer, &shown));
+            say_err_raw!("{}", report::interleaving(&namer, &shown));
             match found {
                 Some(f) => {
-                    eprintln!("cdpor: {} error: {}", f.kind.name(), namer.message(&f));
+                    say_err!("cdpor: {} error: {}", f.kind.name(), namer.message(&f));
                     ExitCode::from(report::EXIT_ERROR as u8)
                 }
                 None => {
-                    eprintln!(
+                    say_err!(
                         "cdpor: this execution ends without error ({})",
                         report::normal_end(&shown.execution.end)
                     );

@@ -3,6 +3,7 @@
 //! and a link against the runtime.
 
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -182,7 +183,11 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     }
     // CDPOR_KEEP=1 keeps the build products, for looking at the instrumented program.
     if std::env::var_os("CDPOR_KEEP").is_some() {
-        eprintln!("cdpor: build products kept in {}", dir.path().display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "cdpor: build products kept in {}",
+            dir.path().display()
+        );
         let _ = dir.keep();
         return Ok(Program {
             _dir: tempfile::Builder::new()

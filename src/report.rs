@@ -49,13 +49,15 @@ impl Namer<'_> {
     }
 
     fn object(&self, addr: u64, x: &Execution) -> String {
-        self.symbols.name(addr, &x.allocs, self.sites, None)
+        self.symbols
+            .name(addr, &x.allocs, self.sites, None, &self.names)
     }
 
     /// The memory an event accesses: as `object`, with the site's variable for locals.
     fn accessed(&self, e: &Event, x: &Execution) -> String {
         let local = self.site(e.site).and_then(|s| s.variable.as_deref());
-        self.symbols.name(e.addr, &x.allocs, self.sites, local)
+        self.symbols
+            .name(e.addr, &x.allocs, self.sites, local, &self.names)
     }
 
     /// The failing execution's events, one row each.
@@ -87,7 +89,8 @@ impl Namer<'_> {
                 format!("memcpy {}B", e.len),
                 format!("{} <- {}", here(), {
                     let local = self.site(e.site).and_then(|s| s.src_variable.as_deref());
-                    self.symbols.name(e.arg, &x.allocs, self.sites, local)
+                    self.symbols
+                        .name(e.arg, &x.allocs, self.sites, local, &self.names)
                 }),
             ),
             Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
@@ -140,10 +143,7 @@ impl Namer<'_> {
         let value = (e.flags & FLAG_VALUE != 0).then(|| show_value(e.value, e.len));
         let mut location = self.location(e.site);
         if e.kind() == Kind::Crash {
-            // The faulting instruction's line, when it is the program's own.
-            if let Some(line) = self.symbols.line_at(e.arg) {
-                location = line;
-            }
+            location = self.crash_location(e.arg, e.aux, e.site);
         } else if location.is_empty() && e.kind() == Kind::ProcessExit {
             location = "return from main".into();
         }
@@ -208,17 +208,23 @@ impl Namer<'_> {
                 addr,
                 pc,
                 overflow,
+                call,
             } => {
-                let name = self.symbols.function_at(*pc);
-                // Without a line, the fault is in library code (a memcpy the program
-                // called, say): the user's own last step says where that was.
-                let line = self.symbols.line_at(*pc);
-                let func = match (line.clone(), name) {
-                    (Some(line), Some(f)) => format!(" at {line} in {f}()"),
-                    (Some(line), None) => format!(" at {line}"),
-                    (None, Some(f)) => format!(" in library code ({f})"),
-                    (None, None) => String::new(),
+                let line = self.crash_location(*pc, *call, *site);
+                let func = match (self.program_line(*pc), self.site(*call)) {
+                    (Some(line), _) => match self.symbols.function_at(*pc) {
+                        Some(f) => format!(" at {line} in {f}()"),
+                        None => format!(" at {line}"),
+                    },
+                    // Inside the C library: the program's call of it says where.
+                    (None, Some(c)) => format!(" in {}(), called at {line}", c.op),
+                    (None, None) => match self.symbols.function_at(*pc) {
+                        Some(f) => format!(" in library code ({f})"),
+                        // An access of the program's that the runtime made for it.
+                        None => format!(" at {line}"),
+                    },
                 };
+                let line = Some(line);
                 let last = match self.site(*site) {
                     Some(s)
                         if !s.file.is_empty()
@@ -308,13 +314,35 @@ impl Namer<'_> {
             .unwrap_or_default()
     }
 
+    /// `file:line` of an instruction of the program's own (not of the C library, nor of
+    /// cdpor's runtime).
+    fn program_line(&self, pc: u64) -> Option<String> {
+        let line = self.symbols.line_at(pc)?;
+        let file = line.rsplit_once(':')?.0;
+        self.sites
+            .iter()
+            .any(|s| !s.file.is_empty() && short(&s.file) == file)
+            .then_some(line)
+    }
+
+    /// Where a crash happened, as the program's source says it: the faulting line when
+    /// it is the program's, else the library call it happened in, else the crashing
+    /// thread's last visible operation.
+    fn crash_location(&self, pc: u64, call: u32, site: u32) -> String {
+        self.program_line(pc).unwrap_or_else(|| {
+            let call = self.location(call);
+            if call.is_empty() {
+                self.location(site)
+            } else {
+                call
+            }
+        })
+    }
+
     pub fn error_location(&self, f: &Found) -> String {
         match &f.execution.end {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
-            End::Crash { site, pc, .. } => self
-                .symbols
-                .line_at(*pc)
-                .unwrap_or_else(|| self.location(*site)),
+            End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
             End::Abort { site, .. } => self.location(*site),
             End::Deadlock => f
                 .execution

@@ -1,7 +1,8 @@
 //! Schedules as users see them and `replay` takes them: one step per event, naming the
 //! thread that performs it (`0` for main, `2` for main's second child, `2.1` for that
 //! thread's first child) and, for an operation with several alternatives (which waiter
-//! a signal wakes), the one it took after a slash (`3/1`: thread 3, second alternative).
+//! a signal wakes), the one it took after a slash, counting from 1 as reports do (`3/2`:
+//! thread 3, second alternative; the first is the default and is not written).
 //! Inside an exploration threads are numbers given by name (`shm::ThreadName`); this
 //! module converts between the two.
 
@@ -50,7 +51,7 @@ pub fn format(steps: &[Step], names: &Names) -> String {
             if s.choice == 0 {
                 name
             } else {
-                format!("{name}/{}", s.choice)
+                format!("{name}/{}", s.choice + 1)
             }
         })
         .collect();
@@ -79,10 +80,13 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
         .filter(|t| !t.is_empty())
     {
         let bad = || {
-            format!("bad schedule step `{tok}` (expected a thread such as 0, 2 or 1.2, optionally /CHOICE)")
+            format!("bad schedule step `{tok}` (expected a thread such as 0, 2 or 1.2, optionally /ALTERNATIVE from 1)")
         };
         let (thread, choice) = match tok.split_once('/') {
-            Some((t, c)) => (t, c.parse::<u32>().map_err(|_| bad())?),
+            Some((t, c)) => match c.parse::<u32>() {
+                Ok(c) if c >= 1 => (t, c - 1),
+                _ => return Err(bad()),
+            },
             None => (tok, 0),
         };
         let thread = thread.trim_start_matches('T');
@@ -122,13 +126,14 @@ mod tests {
 
     #[test]
     fn names_and_schedules_round_trip() {
-        let p = parse("[0, 1, 1.1, 2/1, 1.1.2,0]").unwrap();
+        let p = parse("[0, 1, 1.1, 2/2, 1.1.2,0/1]").unwrap();
         let names = Names(p.names.clone());
-        assert_eq!(format(&p.steps, &names), "0,1,1.1,2/1,1.1.2,0");
+        assert_eq!(format(&p.steps, &names), "0,1,1.1,2/2,1.1.2,0");
         assert_eq!(names.thread(p.steps[2].tid), "T1.1");
         assert_eq!(p.steps[3], Step { tid: 3, choice: 1 });
         assert!(parse("1,x").is_err());
         assert!(parse("1.0").is_err());
+        assert!(parse("1/0").is_err());
         assert_eq!(parse("T0,T1").unwrap().steps.len(), 2);
     }
 }

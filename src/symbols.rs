@@ -7,6 +7,7 @@ use std::path::Path;
 use cdpor_sched::shm::Alloc;
 
 use crate::instrument::Site;
+use crate::schedule::Names;
 
 const STACK_BASE: u64 = 0x1000_0000_0000;
 const STACK_SLOT: u64 = 8 << 20;
@@ -95,7 +96,14 @@ impl Symbols {
 
     /// A readable name for memory at `addr`; `local` names the variable when the access
     /// goes to a local of the accessing function.
-    pub fn name(&self, addr: u64, allocs: &[Alloc], sites: &[Site], local: Option<&str>) -> String {
+    pub fn name(
+        &self,
+        addr: u64,
+        allocs: &[Alloc],
+        sites: &[Site],
+        local: Option<&str>,
+        names: &Names,
+    ) -> String {
         if let Some(s) = Self::find(&self.data, addr) {
             let off = addr - s.addr;
             return match self.arrays.get(&s.name) {
@@ -129,10 +137,10 @@ impl Symbols {
             return format!("heap@{addr:#x}");
         }
         if (STACK_BASE..STACK_BASE + 64 * STACK_SLOT).contains(&addr) {
-            let owner = (addr - STACK_BASE) / STACK_SLOT;
+            let owner = names.thread(((addr - STACK_BASE) / STACK_SLOT) as u32);
             return match local {
-                Some(v) => format!("{v} (T{owner}'s stack)"),
-                None => format!("T{owner}'s stack@{addr:#x}"),
+                Some(v) => format!("{v} ({owner}'s stack)"),
+                None => format!("{owner}'s stack@{addr:#x}"),
             };
         }
         format!("{addr:#x}")

@@ -10,8 +10,10 @@
 //! (failing executions), `exit` (status; implied by the verdict when absent),
 //! `location` (suffix of the error's `file:line`), `contains` (text in the message; may be
 //! quoted), `warns` (a function named in the warnings), `errors` (every distinct error, as
-//! `kind@file:line` separated by commas, in any order: with `--keep-going`). Each check is a test of its own (`cargo test --test c_tests -- NAME` filters
-//! them); `CDPOR_TEST_FILTER=substr` runs only matching files.
+//! `kind@file:line` separated by commas, in any order: with `--keep-going`), `messages`
+//! (comma-separated texts, each in the message of some reported error). Each check is a
+//! test of its own (`cargo test --test c_tests -- NAME` filters them);
+//! `CDPOR_TEST_FILTER=substr` runs only matching files.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -177,6 +179,17 @@ fn run_check(root: &Path, c: &Check) -> Result<(), String> {
                 want.sort();
                 if got != want {
                     problems.push(format!("errors {got:?}, expected {want:?}"));
+                }
+            }
+            "messages" => {
+                let msgs: Vec<&str> = json["errors"]
+                    .as_array()
+                    .map(|es| es.iter().filter_map(|e| e["message"].as_str()).collect())
+                    .unwrap_or_default();
+                for want in v.split(',') {
+                    if !msgs.iter().any(|m| m.contains(want)) {
+                        problems.push(format!("no error message has {want:?}: {msgs:?}"));
+                    }
                 }
             }
             _ => {

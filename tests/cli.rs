@@ -163,33 +163,37 @@ fn an_interrupt_ends_the_run_with_a_report() {
 
 #[test]
 fn replay_takes_the_alternative_a_signal_chose() {
-    // Step 13 is main's signal with both threads waiting: `/1` wakes the second (T2), so
+    // Step 13 is main's signal with both threads waiting: `/2` wakes the second (T2), so
     // T1 sleeps on and main's join of it deadlocks.
-    let schedule = "0,0,0,0,1,1,1,2,2,2,0,0,0/1,0";
-    let replay = cdpor(&[
-        "replay",
-        "c-tests/boundary/signal_wakes_one.c",
-        "--schedule",
-        schedule,
-    ]);
-    let stderr = String::from_utf8_lossy(&replay.stderr);
-    assert_eq!(replay.status.code(), Some(1), "{stderr}");
+    let schedule = "0,0,0,0,1,1,1,2,2,2,0,0,0/2,0";
+    let replay = |s: &str| {
+        let out = cdpor(&[
+            "replay",
+            "c-tests/boundary/signal_wakes_one.c",
+            "--schedule",
+            s,
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    let (code, stderr) = replay(schedule);
+    assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains("cond signal, wakes T2 (choice 2 of 2)"),
         "{stderr}"
     );
     assert!(stderr.contains("T0 waits to join T1"), "{stderr}");
     // The first alternative wakes T1 instead: main then waits for T2.
-    let replay = cdpor(&[
-        "replay",
-        "c-tests/boundary/signal_wakes_one.c",
-        "--schedule",
-        &schedule.replace("0/1", "0"),
-    ]);
-    let stderr = String::from_utf8_lossy(&replay.stderr);
+    let (_, stderr) = replay(&schedule.replace("0/2", "0"));
     assert!(
         stderr.contains("cond signal, wakes T1 (choice 1 of 2)"),
         "{stderr}"
     );
     assert!(stderr.contains("T0 waits to join T2"), "{stderr}");
+    // An alternative the operation does not have is an error, not a guess.
+    for s in [schedule.replace("0/2", "0/3"), "0/2".to_string()] {
+        let (code, stderr) = replay(&s);
+        assert_eq!(code, Some(2), "{s}: {stderr}");
+        assert!(stderr.contains("alternative"), "{stderr}");
+    }
 }

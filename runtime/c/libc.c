@@ -419,7 +419,33 @@ struct printf_call {
     size_t out_size; /* snprintf's size, or SIZE_MAX */
     int first;       /* the argument ranges this event covers */
     int count;
+    int output;      /* this event writes the output too */
 };
+
+/* fmt with each %n conversion (which stores through its argument) replaced by %.0s
+ * (which takes a pointer too, and prints nothing), written to out (3 * strlen(fmt) + 1
+ * bytes): formatting it gives the output's length without storing anything. */
+static void without_stores(const char *fmt, char *out) {
+    for (const char *p = fmt; *p;) {
+        if (*p != '%') {
+            *out++ = *p++;
+            continue;
+        }
+        const char *q = p + 1;
+        while (*q && strchr("-+ #0'123456789.*hlLqjzt", *q))
+            q++;
+        if (*q == 'n') {
+            memcpy(out, "%.0s", 4);
+            out += 4;
+        } else {
+            size_t k = (size_t)(q - p) + (*q ? 1 : 0);
+            memcpy(out, p, k);
+            out += k;
+        }
+        p = q + (*q ? 1 : 0);
+    }
+    *out = 0;
+}
 
 static void fp_printf(const void *ctx, cdpor_ranges *r) {
     const struct printf_call *c = ctx;
@@ -429,10 +455,13 @@ static void fp_printf(const void *ctx, cdpor_ranges *r) {
     int n = conv_args(c->fmt, ap, args);
     va_end(ap);
     int k = 0;
-    if (c->out && c->first + c->count >= n) {
-        /* The last event writes the output. */
+    if (c->output) {
+        /* The last event writes the output; its length is measured without the stores
+         * of %n, which happen when the call runs. */
+        char *fmt = __builtin_alloca(3 * strlen(c->fmt) + 1);
+        without_stores(c->fmt, fmt);
         va_copy(ap, *(va_list *)&c->ap);
-        int len = vsnprintf(NULL, 0, c->fmt, ap);
+        int len = vsnprintf(NULL, 0, fmt, ap);
         va_end(ap);
         size_t bytes = len < 0 ? 0 : (size_t)len + 1;
         if (bytes > c->out_size)
@@ -466,6 +495,7 @@ static void printf_events(const char *fmt, va_list ap, char *out, size_t out_siz
         int out_here = c.out && left <= 2;
         c.first = done;
         c.count = left <= 2 ? left - out_here : 2;
+        c.output = out_here;
         cdpor_lib(fp_printf, &c, site);
         done += c.count + out_here;
     }

@@ -2,6 +2,7 @@
  * __cdpor_user_main by the instrumentation; this main hands the process to the fork
  * server. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,13 +22,16 @@ static jmp_buf footprint_env;
 static volatile sig_atomic_t computing_footprint;
 
 int cdpor_protected_footprint(cdpor_footprint fp, const void *ctx, cdpor_ranges *out) {
+    int saved = errno;
     if (_setjmp(footprint_env)) {
         computing_footprint = 0;
+        errno = saved;
         return -1;
     }
     computing_footprint = 1;
     fp(ctx, out);
     computing_footprint = 0;
+    errno = saved;
     return 0;
 }
 

@@ -21,7 +21,8 @@ typedef struct cdpor_ranges {
     uint32_t mode, arg_mode;
 } cdpor_ranges;
 
-/* Computes a call's ranges from the current contents of memory (a string's length). */
+/* Computes a call's ranges from the current contents of memory (a string's length),
+ * without side effects on memory (errno is restored around it). */
 typedef void (*cdpor_footprint)(const void *ctx, cdpor_ranges *out);
 
 /* Rust side. */
@@ -37,7 +38,7 @@ void cdpor_read_string(const char *s, size_t max, uint32_t site);
 void cdpor_read_block(const void *p, size_t n, uint32_t site);
 /* libc.c, called by the fork server before any execution. */
 void cdpor_libc_init(void);
-uint32_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
+uint64_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
 int cdpor_join(uint64_t handle, void **retval, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
 int cdpor_sync(uint32_t kind, void *object, uint32_t site);

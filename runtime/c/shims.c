@@ -49,11 +49,11 @@ int __cdpor_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                            void *(*start)(void *), void *arg) {
     (void)attr;
     uint32_t site = __cdpor_site;
-    uint32_t tid = cdpor_create(start, arg, site);
+    uint64_t id = cdpor_create(start, arg, site);
     /* The thread's id reaches the program through a store of its own, which the new
      * thread may run before (POSIX sets no order). */
     if (thread)
-        cdpor_store((uint64_t)(uintptr_t)thread, sizeof *thread, (uint64_t)tid + 1, site);
+        cdpor_store((uint64_t)(uintptr_t)thread, sizeof *thread, id, site);
     return 0;
 }
 

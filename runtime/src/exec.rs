@@ -93,13 +93,18 @@ struct Thread {
     last_site: u32,
     /// The thread's `errno` while another thread runs (all fibers share the OS thread's).
     errno: c_int,
-    /// How it crashed, once it has: signal, faulting address, instruction.
-    crash: (c_int, u64, u64),
+    /// How it crashed, once it has: signal, faulting address, instruction, and the site
+    /// of the last library call it made (where a fault inside the library comes from).
+    crash: (c_int, u64, u64, u32),
     /// For a pending library call: how to compute its ranges again.
     lib: Option<(Footprint, *const c_void)>,
     /// Memory only this thread's library call in progress uses (`cdpor_private`): its
     /// accesses are not events.
     private: (u64, u64),
+    /// The failed assertion it is about to report: expression, file, line.
+    assertion: (*const c_char, *const c_char, u32),
+    /// Its `pthread_t` (`handle`).
+    handle: u64,
 }
 
 const UNUSED: Thread = Thread {
@@ -129,10 +134,34 @@ const UNUSED: Thread = Thread {
     result: 0,
     last_site: 0,
     errno: 0,
-    crash: (0, 0, 0),
+    crash: (0, 0, 0, 0),
     lib: None,
     private: (0, 0),
+    assertion: (ptr::null(), ptr::null(), 0),
+    handle: 0,
 };
+
+/// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
+/// `parent` (0 for main itself). A function of the thread's name, not of its number
+/// (which depends on the order in which an exploration met the names), so that a program
+/// that looks at thread ids behaves alike in every execution of a schedule and in its
+/// replay. Readable where it can be: main is 1, its k-th child k + 1, and the k-th child
+/// of a thread whose id is h is h * 1000 + k; other names are hashed above 2^63.
+fn handle(parent: u64, rank: u32) -> u64 {
+    let k = rank as u64 + 1;
+    match parent {
+        0 => 1,
+        1 if k < 1000 => k + 1,
+        p if k < 1000 && p < (1 << 53) / 1000 => p * 1000 + k,
+        p => {
+            // splitmix64 of the parent's id and the rank.
+            let mut z = p ^ (k << 40) ^ 0x9e37_79b9_7f4a_7c15;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            (z ^ (z >> 31)) | 1 << 63
+        }
+    }
+}
 
 pub struct Exec {
     hdr: *mut Header,
@@ -235,7 +264,7 @@ pub unsafe fn start(
         boot_sp: ptr::null_mut(),
     });
     let e = ex();
-    if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT) {
+    if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
         libc::_exit(3)
     }
     // The main thread's first operation is announced like a created thread's: run it
@@ -308,7 +337,9 @@ impl Exec {
         start: Option<StartRoutine>,
         arg: *mut c_void,
         parent: Tid,
+        rank: u32,
     ) -> bool {
+        let parent_handle = self.threads.get(parent as usize).map_or(0, |p| p.handle);
         let top = stack_top(t);
         let bottom = top - STACK_SLOT + STACK_GUARD;
         unsafe {
@@ -327,6 +358,7 @@ impl Exec {
             parent,
             start,
             arg,
+            handle: handle(parent_handle, rank),
             ..UNUSED
         };
         true
@@ -467,10 +499,10 @@ impl Exec {
                 let index = th.children;
                 self.threads[t as usize].children += 1;
                 match self.number(t, index) {
-                    Some(child) if self.new_thread(child, th.start, th.arg, t) => {
+                    Some(child) if self.new_thread(child, th.start, th.arg, t, index) => {
                         ev.aux = child;
                         created = Some(child);
-                        result = child as u64;
+                        result = self.threads[child as usize].handle;
                     }
                     _ => self.finish(Outcome::TooManyThreads, t, 0),
                 }
@@ -488,7 +520,21 @@ impl Exec {
         self.threads[t as usize].result = result;
         match ev.kind() {
             Kind::ProcessExit => self.finish(Outcome::Exit, t, ev.value as i64),
-            Kind::AssertFail => self.finish(Outcome::Assertion, t, 0),
+            Kind::AssertFail => {
+                // Only now: another thread may have announced a failing assertion too.
+                let (expr, file, line) = self.threads[t as usize].assertion;
+                let h = self.hdr();
+                unsafe {
+                    if !expr.is_null() {
+                        shm::set_text(&mut h.text, CStr::from_ptr(expr).to_bytes());
+                    }
+                    if !file.is_null() {
+                        shm::set_text(&mut h.file, CStr::from_ptr(file).to_bytes());
+                    }
+                }
+                h.outcome_line = line;
+                self.finish(Outcome::Assertion, t, 0)
+            }
             Kind::Abort => self.finish(Outcome::Abort, t, 0),
             Kind::Crash => self.finish_crash(&ev),
             _ => {}
@@ -646,13 +692,14 @@ extern "C" fn cdpor_fiber_main() {
 extern "C" fn cdpor_crashed_main() {
     let e = ex();
     let t = e.cur;
-    let (sig, addr, pc) = e.threads[t as usize].crash;
+    let (sig, addr, pc, call) = e.threads[t as usize].crash;
     let site = e.threads[t as usize].last_site;
     e.submit(Event {
         site,
         addr,
         arg: pc,
         value: sig as u64,
+        aux: call,
         ..Event::new(t, Kind::Crash)
     });
     unsafe { libc::_exit(3) }
@@ -675,7 +722,7 @@ pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
         h.fault_pc = pc;
         unsafe { libc::_exit(0) }
     }
-    th.crash = (sig, addr, pc);
+    th.crash = (sig, addr, pc, unsafe { ffi::__cdpor_site });
     let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
     // Leave the signal handler's frame for good.
     let mut dummy = ptr::null_mut();
@@ -716,7 +763,11 @@ pub extern "C" fn cdpor_access(kind: u32, addr: u64, len: u64, value: u64, site:
 #[no_mangle]
 pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32) {
     let mut r = Ranges::default();
+    // A footprint may call the library (strtol, to know where a number ends), which may
+    // set errno: the call itself sets it when it runs.
+    let saved = *errno();
     fp(ctx, &mut r);
+    *errno() = saved;
     let e = ex();
     e.threads[e.cur as usize].lib = Some((fp, ctx));
     e.submit(lib_event(&r, site));
@@ -742,7 +793,7 @@ pub extern "C" fn cdpor_store(addr: u64, len: u32, value: u64, site: u32) {
 }
 
 #[no_mangle]
-pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, site: u32) -> u32 {
+pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, site: u32) -> u64 {
     let e = ex();
     let t = e.cur as usize;
     e.threads[t].start = start;
@@ -753,24 +804,25 @@ pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, si
         ..Event::new(0, Kind::Create)
     });
     let e = ex();
-    e.threads[e.cur as usize].result as u32
+    e.threads[e.cur as usize].result
 }
 
 #[no_mangle]
 pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -> c_int {
     let e = ex();
-    let target = handle.wrapping_sub(1);
-    let known =
-        (target as usize) < MAX_THREADS && e.threads[target as usize].status != Status::Unused;
-    if !known {
+    let Some(target) = e
+        .threads
+        .iter()
+        .position(|th| th.status != Status::Unused && th.handle == handle)
+    else {
         return libc::ESRCH;
-    }
-    if target == e.cur as u64 {
+    };
+    if target == e.cur as usize {
         return libc::EDEADLK;
     }
     e.submit(Event {
         site,
-        aux: target as u32,
+        aux: target as Tid,
         ..Event::new(0, Kind::Join)
     });
     if !retval.is_null() {
@@ -883,16 +935,7 @@ pub extern "C" fn cdpor_assert_fail(
     site: u32,
 ) -> ! {
     let e = ex();
-    let h = e.hdr();
-    unsafe {
-        if !expr.is_null() {
-            shm::set_text(&mut h.text, CStr::from_ptr(expr).to_bytes());
-        }
-        if !file.is_null() {
-            shm::set_text(&mut h.file, CStr::from_ptr(file).to_bytes());
-        }
-    }
-    h.outcome_line = line;
+    e.threads[e.cur as usize].assertion = (expr, file, line);
     e.submit(Event {
         site,
         ..Event::new(0, Kind::AssertFail)
@@ -911,7 +954,8 @@ pub extern "C" fn cdpor_abort(site: u32) -> ! {
 
 #[no_mangle]
 pub extern "C" fn cdpor_self() -> u64 {
-    ex().cur as u64 + 1
+    let e = ex();
+    e.threads[e.cur as usize].handle
 }
 
 #[no_mangle]

@@ -34,6 +34,8 @@ pub(crate) mod ffi {
     use std::ffi::{c_char, c_int, c_void};
 
     extern "C" {
+        /// The site of the last call of a library function (`runtime/c/shims.c`).
+        pub static __cdpor_site: u32;
         pub fn cdpor_fiber_switch(save_sp: *mut *mut c_void, to_sp: *mut c_void);
         pub fn cdpor_fiber_init(stack_top: *mut c_void, entry: extern "C" fn()) -> *mut c_void;
         pub fn cdpor_install_signals(altstack: *mut c_void, size: usize);

@@ -315,7 +315,7 @@ enum Action {
         dst: LLVMValueRef,
         len: LLVMValueRef,
     },
-    /// A call to a redirected function: record its site.
+    /// A call to a redirected or external function: record its site.
     Site,
 }
 
@@ -648,10 +648,13 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 InstructionOpcode::Fence => Some(Action::Fence),
                 InstructionOpcode::Call => {
                     let f = callee(v)?;
-                    if redirected.iter().any(|(r, _)| *r == f) {
+                    let name = value_name(f);
+                    // A call into the C library: its site says where a crash inside it
+                    // comes from, and a redirected function's where its event is.
+                    let external = LLVMCountBasicBlocks(f) == 0 && !name.starts_with("llvm.");
+                    if external || redirected.iter().any(|(r, _)| *r == f) {
                         return Some(Action::Site);
                     }
-                    let name = value_name(f);
                     if name.starts_with("llvm.memcpy") || name.starts_with("llvm.memmove") {
                         let (dst, src, len) = (
                             LLVMGetOperand(v, 0),

@@ -181,12 +181,15 @@ pub fn same_op(a: &Event, b: &Event) -> bool {
     if a.kind() == Kind::Crash || b.kind() == Kind::Crash {
         return true;
     }
-    if a.kind != b.kind || a.addr != b.addr || a.arg != b.arg {
+    if a.kind != b.kind {
         return false;
     }
-    // Ranges computed from memory contents are an outcome, like a value read.
-    let scan = (a.flags | b.flags) & FLAG_SCAN != 0;
-    if !scan && (a.len != b.len || a.arg_len != b.arg_len) {
+    // Ranges computed from memory contents are an outcome, like a value read (where
+    // strtok(NULL) starts depends on earlier calls): the call is its place.
+    if (a.flags | b.flags) & FLAG_SCAN != 0 {
+        return a.site == b.site;
+    }
+    if a.addr != b.addr || a.arg != b.arg || a.len != b.len || a.arg_len != b.arg_len {
         return false;
     }
     match a.kind() {
