@@ -48,7 +48,18 @@ pub enum End {
     StepBound,
     /// The schedule asked for a thread that could not run.
     Diverged(Tid),
-    TooManyThreads,
+    /// Cut: a create went past `--max-threads` (or the names cdpor can number).
+    ThreadBound,
+    /// An assumption was false: an infeasible execution.
+    AssumeFail {
+        tid: Tid,
+        site: u32,
+    },
+    /// `reach_error()` (or `__VERIFIER_error()`, as the site says) was called.
+    ReachError {
+        tid: Tid,
+        site: u32,
+    },
     /// The program used something the runtime does not model, at `site`.
     Unsupported {
         what: String,
@@ -82,6 +93,7 @@ pub struct ExecOptions {
     pub timeout: Duration,
     pub show_output: bool,
     pub cpu: Option<usize>,
+    pub run: crate::explore::RunOptions,
 }
 
 pub struct Executor {
@@ -126,6 +138,11 @@ impl Executor {
             } else {
                 0
             };
+            if opts.run.svcomp {
+                hdr.flags |= shm::FLAG_SVCOMP;
+            }
+            hdr.max_threads = opts.run.max_threads;
+            (hdr.nondet_lo, hdr.nondet_hi) = opts.run.nondet;
         }
         let main = ThreadName {
             parent: NO_PARENT,
@@ -313,7 +330,9 @@ impl Executor {
                 Outcome::SleepBlocked => End::SleepBlocked,
                 Outcome::StepBound => End::StepBound,
                 Outcome::Diverged => End::Diverged(tid),
-                Outcome::TooManyThreads => End::TooManyThreads,
+                Outcome::ThreadBound => End::ThreadBound,
+                Outcome::AssumeFail => End::AssumeFail { tid, site },
+                Outcome::ReachError => End::ReachError { tid, site },
                 Outcome::Unsupported => End::Unsupported {
                     what: shm::text(&h.text),
                     site,

@@ -4,7 +4,10 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use cdpor_sched::{Event, Step, Tid};
+use std::collections::BTreeMap;
+
+use cdpor_sched::event::FLAG_RESTRICTED;
+use cdpor_sched::{Event, Kind, Step, Tid};
 
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{End, ExecOptions, Execution, Executor};
@@ -20,6 +23,30 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     pub exec_timeout: Duration,
     pub progress: bool,
+    /// What the runtime is told (SV-COMP conventions, bounds on threads and values).
+    pub run: RunOptions,
+}
+
+/// Options the runtime applies inside each execution.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// SV-COMP conventions: `abort()` ends an execution silently and a deadlock is no
+    /// error.
+    pub svcomp: bool,
+    /// Threads an execution may create besides main.
+    pub max_threads: u32,
+    /// The values a nondeterministic integer too wide to explore whole takes.
+    pub nondet: (i64, i64),
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            svcomp: false,
+            max_threads: u32::MAX,
+            nondet: (-1, 3),
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -60,6 +87,7 @@ impl Found {
         let x = &self.execution;
         let place = match &x.end {
             End::Assertion { site, expr, .. } => format!("{site}:{expr}"),
+            End::ReachError { site, .. } => site.to_string(),
             End::Abort { site, .. } => site.to_string(),
             End::Crash {
                 site, signal, pc, ..
@@ -88,6 +116,15 @@ pub enum Cut {
 
 pub struct Summary {
     pub stats: Stats,
+    /// Executions that ended on a false assumption (also counted in `stats`).
+    pub assume_blocked: u64,
+    /// Executions cut by `--max-threads` (also counted in `stats.bounded`).
+    pub thread_bounded: u64,
+    /// Executions that deadlocked where a deadlock is no error (`--svcomp`).
+    pub stuck: u64,
+    /// Nondeterministic values explored over part of their type, by site: how many
+    /// values were tried.
+    pub restricted: BTreeMap<u32, u32>,
     /// The names of the threads the executions met.
     pub names: Names,
     pub errors: Vec<Found>,
@@ -98,7 +135,12 @@ pub struct Summary {
 
 impl Summary {
     pub fn complete(&self) -> bool {
-        self.cut.is_none() && self.stats.bounded == 0
+        self.cut.is_none() && self.stats.bounded == 0 && self.restricted.is_empty()
+    }
+
+    /// Complete executions that were feasible (not ended by an assumption).
+    pub fn executions(&self) -> u64 {
+        self.stats.executions - self.assume_blocked
     }
 }
 
@@ -115,7 +157,6 @@ pub enum Fatal {
         last: Option<Event>,
         timeout: Duration,
     },
-    TooManyThreads,
     /// The program did something cdpor does not model (at a site).
     Unsupported {
         what: String,
@@ -125,9 +166,10 @@ pub enum Fatal {
     Start(String),
 }
 
-fn classify(end: &End) -> Option<ErrorKind> {
+fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
     match end {
-        End::Assertion { .. } => Some(ErrorKind::Assertion),
+        End::Assertion { .. } | End::ReachError { .. } => Some(ErrorKind::Assertion),
+        End::Deadlock if svcomp => None,
         End::Deadlock => Some(ErrorKind::Deadlock),
         End::Crash { .. } | End::Died(_) => Some(ErrorKind::Crash),
         End::Abort { .. } => Some(ErrorKind::Abort),
@@ -168,6 +210,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         timeout: opts.exec_timeout,
         show_output: false,
         cpu: pick_cpu(),
+        run: opts.run,
     };
     let mut executor =
         Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
@@ -180,6 +223,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         last: Instant::now(),
     };
     let mut runs = 0u64;
+    let (mut assume_blocked, mut thread_bounded, mut stuck) = (0, 0, 0);
+    let mut restricted = BTreeMap::new();
     // For developers: every execution's events, to see what the engine explored.
     let trace_executions = std::env::var_os("CDPOR_TRACE").is_some();
     while let Some(req) = engine.next_request() {
@@ -213,7 +258,6 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 let names = Names(executor.names());
                 return Err(hang(runs, *running, &execution, opts.exec_timeout, &names));
             }
-            End::TooManyThreads => return Err(Fatal::TooManyThreads),
             End::Unsupported { what, site } => {
                 return Err(Fatal::Unsupported {
                     what: what.clone(),
@@ -230,7 +274,19 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             }
             End::SleepBlocked => TraceEnd::SleepBlocked,
             End::StepBound => TraceEnd::Bounded,
+            End::ThreadBound => {
+                thread_bounded += 1;
+                TraceEnd::Bounded
+            }
             End::Crash { .. } | End::Died(_) => TraceEnd::Maximal { killed: true },
+            End::AssumeFail { .. } => {
+                assume_blocked += 1;
+                TraceEnd::Maximal { killed: true }
+            }
+            End::Deadlock if opts.run.svcomp => {
+                stuck += 1;
+                TraceEnd::Maximal { killed: false }
+            }
             _ => TraceEnd::Maximal { killed: false },
         };
         let trace = Trace {
@@ -242,7 +298,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        if let Some(kind) = classify(&execution.end) {
+        for e in &execution.events {
+            if e.kind() == Kind::Nondet && e.flags & FLAG_RESTRICTED != 0 {
+                restricted.entry(e.site).or_insert(e.choices);
+            }
+        }
+        if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
             failing += 1;
             let found = Found {
                 kind,
@@ -264,6 +325,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     progress.clear();
     Ok(Summary {
         stats: engine.stats(),
+        assume_blocked,
+        thread_bounded,
+        stuck,
+        restricted,
         names: Names(executor.names()),
         errors,
         failing,
@@ -296,12 +361,14 @@ pub fn replay(
     schedule: &Parsed,
     max_steps: usize,
     timeout: Duration,
+    run: RunOptions,
 ) -> Result<(Execution, Names), Fatal> {
     let exec_opts = ExecOptions {
         max_steps: max_steps.max(schedule.steps.len()),
         timeout,
         show_output: true,
         cpu: None,
+        run,
     };
     let mut executor =
         Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
@@ -360,6 +427,6 @@ fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration, names: &N
     }
 }
 
-pub fn kind_of(end: &End) -> Option<ErrorKind> {
-    classify(end)
+pub fn kind_of(end: &End, svcomp: bool) -> Option<ErrorKind> {
+    classify(end, svcomp)
 }

@@ -68,6 +68,55 @@ struct BuildArgs {
     /// Seconds one execution may run before the program is declared hung.
     #[arg(long, default_value_t = 10.0)]
     exec_timeout: f64,
+    /// SV-COMP conventions: abort() and a false __VERIFIER_assume end an execution
+    /// silently, a deadlock is no error, at most 8 threads by default; prints the SV-COMP
+    /// verdict too.
+    #[arg(long)]
+    svcomp: bool,
+    /// Threads one execution may create besides main; executions that would create more
+    /// are cut (verdict incomplete). Default: 8 with --svcomp, else 255.
+    #[arg(long, value_name = "N")]
+    max_threads: Option<u32>,
+    /// The values a __VERIFIER_nondet_* of a type wider than 8 bits takes (bool and char
+    /// types take all theirs); a run that leaves values out is incomplete.
+    #[arg(long, value_name = "LO..HI", default_value = "-1..3", value_parser = parse_range, allow_hyphen_values = true)]
+    nondet_range: (i64, i64),
+}
+
+fn parse_range(s: &str) -> Result<(i64, i64), String> {
+    let (lo, hi) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}` is not a range LO..HI"))?;
+    let num = |x: &str| {
+        x.trim()
+            .parse::<i64>()
+            .map_err(|_| format!("`{x}` is not a number"))
+    };
+    let (lo, hi) = (num(lo)?, num(hi)?);
+    if lo > hi {
+        return Err(format!("the range {lo}..{hi} is empty"));
+    }
+    if (hi as i128 - lo as i128) >= cdpor_sched::ops::nondet::MAX_CHOICES as i128 {
+        return Err(format!(
+            "the range {lo}..{hi} has more than {} values",
+            cdpor_sched::ops::nondet::MAX_CHOICES
+        ));
+    }
+    Ok((lo, hi))
+}
+
+impl BuildArgs {
+    fn run_options(&self) -> explore::RunOptions {
+        explore::RunOptions {
+            svcomp: self.svcomp,
+            max_threads: self.max_threads.unwrap_or(if self.svcomp {
+                8
+            } else {
+                cdpor_sched::MAX_THREADS as u32 - 1
+            }),
+            nondet: self.nondet_range,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -132,6 +181,8 @@ struct NoVerdict<'a> {
     executions: u64,
     blocked: u64,
     failing_executions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    svcomp: Option<&'a str>,
     errors: [(); 0],
     warnings: [(); 0],
 }
@@ -143,6 +194,7 @@ fn fail_json(
     message: String,
     algorithm: Algorithm,
     threads: usize,
+    svcomp: bool,
 ) -> ExitCode {
     if let Some(dest) = json_out {
         let v = NoVerdict {
@@ -153,6 +205,7 @@ fn fail_json(
             executions: 0,
             blocked: 0,
             failing_executions: 0,
+            svcomp: svcomp.then_some("UNKNOWN"),
             errors: [],
             warnings: [],
         };
@@ -198,10 +251,6 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
                 format!("{what} (at {at})")
             }
         }
-        Fatal::TooManyThreads => format!(
-            "the program creates more than {} threads, which cdpor does not support",
-            cdpor_sched::MAX_THREADS
-        ),
         Fatal::Hang {
             execution,
             thread,
@@ -250,7 +299,14 @@ fn run(args: RunArgs) -> ExitCode {
             } else {
                 "unknown"
             };
-            return fail_json(json_out, verdict, e.to_string(), algorithm, args.threads);
+            return fail_json(
+                json_out,
+                verdict,
+                e.to_string(),
+                algorithm,
+                args.threads,
+                args.build.svcomp,
+            );
         }
     };
     for w in &program.warnings {
@@ -270,6 +326,7 @@ fn run(args: RunArgs) -> ExitCode {
         time_limit: args.time_limit.map(timeout),
         exec_timeout: timeout(args.build.exec_timeout),
         progress: !quiet,
+        run: args.build.run_options(),
     };
     let summary = match explore::explore(&program, &opts) {
         Ok(s) => s,
@@ -280,13 +337,14 @@ fn run(args: RunArgs) -> ExitCode {
                 fatal_message(&f, &namer),
                 algorithm,
                 args.threads,
+                args.build.svcomp,
             );
         }
     };
     namer.names = summary.names.clone();
     let (_, code) = report::verdict(&summary);
     if let Some(dest) = json_out {
-        let v = serde_json::to_value(report::json(
+        let mut v = serde_json::to_value(report::json(
             &namer,
             &summary,
             algorithm.name(),
@@ -294,12 +352,25 @@ fn run(args: RunArgs) -> ExitCode {
             &program.warnings,
         ))
         .expect("report serializes");
+        if args.build.svcomp {
+            v["svcomp"] = report::svcomp_verdict(&summary).into();
+        }
         if let Err(m) = write_json(dest, &v) {
             return fail(m);
         }
     }
     if !quiet {
         say_out!("{}", report::human(&namer, &summary, algorithm.name()));
+        if args.build.svcomp {
+            say_out!("SV-COMP verdict: {}\n", report::svcomp_verdict(&summary));
+        }
+    }
+    let aborts = summary
+        .errors
+        .iter()
+        .any(|f| f.kind == explore::ErrorKind::Abort);
+    if aborts && program.verifier_api && !args.build.svcomp && !quiet {
+        say_err!("cdpor: note: this program uses the SV-COMP verifier API; with --svcomp, abort() ends an execution silently instead of being an error");
     }
     ExitCode::from(code as u8)
 }
@@ -351,13 +422,14 @@ fn replay(args: ReplayArgs) -> ExitCode {
         &schedule,
         args.build.max_steps,
         timeout(args.build.exec_timeout),
+        args.build.run_options(),
     ) {
         Err(f) => fail(fatal_message(&f, &namer)),
         Ok((execution, names)) => {
             namer.names = names;
             let steps: Vec<cdpor_sched::Step> =
                 execution.events.iter().map(cdpor_sched::Step::of).collect();
-            let found = explore::kind_of(&execution.end).map(|kind| Found {
+            let found = explore::kind_of(&execution.end, args.build.svcomp).map(|kind| Found {
                 kind,
                 schedule: steps.clone(),
                 execution: execution.clone(),

@@ -36,6 +36,8 @@ pub struct Program {
     pub warnings: Vec<Warning>,
     /// Element size of each global array (see `instrument::array_globals`).
     pub arrays: HashMap<String, u64>,
+    /// The program uses the SV-COMP verifier API.
+    pub verifier_api: bool,
 }
 
 #[derive(Debug)]
@@ -89,6 +91,14 @@ const FRONTEND: &[&str] = &[
     "-c",
     "-fno-stack-protector",
     "-fno-discard-value-names",
+    // A C99 `inline` function without an `extern` declaration has no external
+    // definition, and the program would not link; older programs expect one.
+    "-fgnu89-inline",
+    // What clang 16 made errors in old C, gcc still accepts.
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=implicit-int",
+    "-Wno-error=int-conversion",
+    "-Wno-error=incompatible-function-pointer-types",
 ];
 
 /// The clang-19 to use: `$CDPOR_CLANG`, `clang-19` on the PATH, or LLVM 19's own.
@@ -161,7 +171,11 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     }
 
     let (instrumented, arrays) = instrument_to_object(&bitcode, &object)?;
-    let instrument::Instrumented { sites, warnings } = instrumented;
+    let instrument::Instrumented {
+        sites,
+        warnings,
+        verifier_api,
+    } = instrumented;
 
     let mut ld = Command::new(&clang);
     ld.arg(&object).arg(&runtime);
@@ -197,6 +211,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
             sites,
             warnings,
             arrays,
+            verifier_api,
         });
     }
     Ok(Program {
@@ -205,6 +220,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         sites,
         warnings,
         arrays,
+        verifier_api,
     })
 }
 

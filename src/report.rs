@@ -94,6 +94,19 @@ impl Namer<'_> {
                 }),
             ),
             Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
+            Kind::Atomic => ("atomic section".to_string(), self.lib_ranges(e, x)),
+            Kind::Nondet => {
+                let restricted = if e.flags & cdpor_sched::event::FLAG_RESTRICTED != 0 {
+                    format!(" (of {} values tried)", e.choices)
+                } else {
+                    String::new()
+                };
+                (
+                    format!("{}() -> {}{restricted}", site_op, e.value as i64),
+                    String::new(),
+                )
+            }
+            Kind::AssumeFail => ("assumption fails".to_string(), String::new()),
             Kind::Fence => ("fence".to_string(), String::new()),
             Kind::Lock => named("lock"),
             Kind::TryLock if e.failed() => named("trylock (busy)"),
@@ -140,7 +153,9 @@ impl Namer<'_> {
                 (format!("crash ({sig})"), at)
             }
         };
-        let value = (e.flags & FLAG_VALUE != 0).then(|| show_value(e.value, e.len));
+        // A nondeterministic value is shown in the operation ("nondet_uchar() -> 200").
+        let value = (e.flags & FLAG_VALUE != 0 && e.kind() != Kind::Nondet)
+            .then(|| show_value(e.value, e.len));
         let mut location = self.location(e.site);
         if e.kind() == Kind::Crash {
             location = self.crash_location(e.arg, e.aux, e.site);
@@ -160,10 +175,12 @@ impl Namer<'_> {
     /// The ranges a library call accessed, named.
     fn lib_ranges(&self, e: &Event, x: &Execution) -> String {
         let mut parts = Vec::new();
-        for (addr, len, bits) in [
-            (e.addr, e.len, e.modes & 3),
-            (e.arg, e.arg_len, e.modes >> 2),
-        ] {
+        let (len_a, len_b) = if e.kind() == Kind::Atomic {
+            cdpor_sched::ops::memory::Summary::lengths(e)
+        } else {
+            (e.len as u64, e.arg_len as u64)
+        };
+        for (addr, len, bits) in [(e.addr, len_a, e.modes & 3), (e.arg, len_b, e.modes >> 2)] {
             if len == 0 || bits == 0 {
                 continue;
             }
@@ -256,6 +273,14 @@ impl Namer<'_> {
                 }
             }
             End::Died(how) => format!("the program died: {how}"),
+            End::ReachError { tid, site } => {
+                let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
+                format!(
+                    "{what}() called in thread {}{}",
+                    self.names.thread(*tid),
+                    at(&self.location(*site))
+                )
+            }
             End::Deadlock => {
                 let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
                 format!("deadlock: {}", waits.join("; "))
@@ -343,7 +368,7 @@ impl Namer<'_> {
         match &f.execution.end {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
             End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
-            End::Abort { site, .. } => self.location(*site),
+            End::Abort { site, .. } | End::ReachError { site, .. } => self.location(*site),
             End::Deadlock => f
                 .execution
                 .blocked
@@ -453,6 +478,8 @@ pub struct JsonReport {
     pub executions: u64,
     pub blocked: u64,
     pub bounded: u64,
+    /// Executions ended by a false assumption (infeasible; not in `executions`).
+    pub assume_blocked: u64,
     pub algorithm: &'static str,
     pub threads: usize,
     pub time_s: f64,
@@ -476,7 +503,10 @@ pub struct JsonWarning {
 
 fn error_thread(f: &Found) -> Tid {
     match &f.execution.end {
-        End::Assertion { tid, .. } | End::Abort { tid, .. } | End::Crash { tid, .. } => *tid,
+        End::Assertion { tid, .. }
+        | End::Abort { tid, .. }
+        | End::Crash { tid, .. }
+        | End::ReachError { tid, .. } => *tid,
         End::Deadlock => f.execution.blocked.first().map(|b| b.tid()).unwrap_or(0),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
     }
@@ -492,7 +522,18 @@ pub fn verdict(s: &Summary) -> (&'static str, i32) {
     }
 }
 
-pub fn cut_text(s: &Summary) -> Option<String> {
+/// The verdict in SV-COMP's words for the unreach-call property: an assertion failure
+/// (or a call of `reach_error`) is a counterexample; anything short of a complete safe
+/// exploration is unknown.
+pub fn svcomp_verdict(s: &Summary) -> &'static str {
+    match s.errors.first() {
+        Some(f) if f.kind == ErrorKind::Assertion => "FALSE(unreach-call)",
+        None if s.complete() => "TRUE",
+        _ => "UNKNOWN",
+    }
+}
+
+pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
     let mut parts = Vec::new();
     match &s.cut {
         Some(Cut::MaxExecutions(n)) => parts.push(format!("stopped at --max-executions {n}")),
@@ -502,8 +543,24 @@ pub fn cut_text(s: &Summary) -> Option<String> {
         Some(Cut::Interrupted(sig)) => parts.push(format!("interrupted by {}", signal_name(*sig))),
         None => {}
     }
-    if s.stats.bounded > 0 {
-        parts.push(format!("{} executions cut by --max-steps", s.stats.bounded));
+    let by_steps = s.stats.bounded - s.thread_bounded;
+    if by_steps > 0 {
+        parts.push(format!("{by_steps} executions cut by --max-steps"));
+    }
+    if s.thread_bounded > 0 {
+        parts.push(format!(
+            "{} executions cut by --max-threads (they would create more threads)",
+            s.thread_bounded
+        ));
+    }
+    for (&site, &n) in &s.restricted {
+        let what = namer
+            .site(site)
+            .map_or("a nondeterministic value", |x| x.op.as_str());
+        parts.push(format!(
+            "{what}(){} explored over {n} values only (--nondet-range)",
+            at(&namer.location(site))
+        ));
     }
     (!parts.is_empty()).then(|| parts.join("; "))
 }
@@ -526,14 +583,15 @@ pub fn json(
     });
     JsonReport {
         verdict,
-        executions: s.stats.executions,
+        executions: s.executions(),
         blocked: s.stats.blocked,
         bounded: s.stats.bounded,
+        assume_blocked: s.assume_blocked,
         algorithm,
         threads,
         time_s: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
         failing_executions: s.failing,
-        cut: cut_text(s),
+        cut: cut_text(namer, s),
         error,
         errors: s
             .errors
@@ -561,19 +619,22 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
     let mut out = String::new();
     let (verdict, _) = verdict(s);
     let time = format!("{:.2} s", s.elapsed.as_secs_f64());
+    let mut extra = String::new();
+    if s.stats.blocked > 0 {
+        extra += &format!(", {} sleep-set blocked", s.stats.blocked);
+    }
+    if s.assume_blocked > 0 {
+        extra += &format!(", {} ended by a false assumption", s.assume_blocked);
+    }
+    if s.stuck > 0 {
+        extra += &format!(", {} with threads stuck for good", s.stuck);
+    }
+    if s.stats.bounded > 0 {
+        extra += &format!(", {} cut by a bound", s.stats.bounded);
+    }
     let counts = format!(
-        "{}{}{} (algorithm {algorithm}, {time})",
-        plural(s.stats.executions, "execution"),
-        if s.stats.blocked > 0 {
-            format!(", {} sleep-set blocked", s.stats.blocked)
-        } else {
-            String::new()
-        },
-        if s.stats.bounded > 0 {
-            format!(", {} cut by --max-steps", s.stats.bounded)
-        } else {
-            String::new()
-        },
+        "{}{extra} (algorithm {algorithm}, {time})",
+        plural(s.executions(), "execution"),
     );
     if let Some(f) = s.errors.first() {
         out += &format!("cdpor: {} error: {}\n", f.kind.name(), namer.message(f));
@@ -594,7 +655,7 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
             out += &format!(
                 "\n{} of {} failed; distinct errors:\n",
                 s.failing,
-                plural(s.stats.executions, "execution")
+                plural(s.executions(), "execution")
             );
             for e in &s.errors {
                 out += &format!(
@@ -608,7 +669,7 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("\nverdict: {verdict}\n");
     } else {
         out += &format!("cdpor: no errors found in {counts}\n");
-        if let Some(c) = cut_text(s) {
+        if let Some(c) = cut_text(namer, s) {
             out += &format!("exploration incomplete: {c}\n");
         }
         out += &format!("verdict: {verdict}\n");
@@ -622,6 +683,9 @@ pub fn normal_end(end: &End) -> String {
         End::Exit(code) => format!("the program exited with status {code}"),
         End::StepBound => "cut by --max-steps".into(),
         End::SleepBlocked => "every thread left to run was asleep".into(),
+        End::ThreadBound => "cut by --max-threads".into(),
+        End::AssumeFail { .. } => "an assumption was false (an infeasible execution)".into(),
+        End::Deadlock => "every thread left is blocked for good".into(),
         other => format!("{other:?}"),
     }
 }

@@ -299,6 +299,7 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary
         time_limit: None,
         exec_timeout: Duration::from_secs(10),
         progress: false,
+        run: Default::default(),
     };
     explore::explore(program, &opts).unwrap_or_else(|f| panic!("{algorithm:?}: {f:?}"))
 }

@@ -38,6 +38,7 @@ fn fixture_with(src: &str, max_steps: usize, timeout: Duration) -> Fixture {
             timeout,
             show_output: false,
             cpu: None,
+            run: Default::default(),
         },
     )
     .unwrap();

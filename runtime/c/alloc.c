@@ -14,12 +14,12 @@
 
 #define HEADER 16 /* block size, kept in front of every block */
 
-static uint64_t used[64];
-static uint64_t mapped[64];
+static uint64_t used[CDPOR_MAX_THREADS];
+static uint64_t mapped[CDPOR_MAX_THREADS];
 
 static void *bump(uint64_t size, uint64_t align, uint32_t site) {
     uint32_t t = cdpor_current_tid();
-    if (t >= 64 || align > 4096 || size > CDPOR_HEAP_SLOT)
+    if (t >= CDPOR_MAX_THREADS || align > 4096 || size > CDPOR_HEAP_SLOT)
         return NULL;
     if (align < 16)
         align = 16;

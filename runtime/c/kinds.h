@@ -10,6 +10,8 @@
 #define CDPOR_K_COPY 5
 #define CDPOR_K_FENCE 6
 #define CDPOR_K_LIB 7
+#define CDPOR_K_ATOMIC 8
+#define CDPOR_K_NONDET 9
 #define CDPOR_K_LOCK 10
 #define CDPOR_K_TRYLOCK 11
 #define CDPOR_K_UNLOCK 13
@@ -28,6 +30,7 @@
 #define CDPOR_K_ASSERTFAIL 31
 #define CDPOR_K_ABORT 32
 #define CDPOR_K_CRASH 33
+#define CDPOR_K_ASSUMEFAIL 34
 
 /* How a library call uses a range (runtime/sched/src/ops/memory.rs). */
 #define CDPOR_MODE_READ 1

@@ -10,6 +10,7 @@
 #define CDPOR_HEAP_BASE 0x200000000000ULL
 #define CDPOR_HEAP_SLOT (1ULL << 32) /* per thread */
 #define CDPOR_HEAP_STEP (1ULL << 21) /* made accessible in steps of 2 MiB */
+#define CDPOR_MAX_THREADS 256         /* runtime/sched/src/event.rs: MAX_THREADS */
 
 /* Set by instrumented code right before each call to a redirected function. */
 extern uint32_t __cdpor_site;
@@ -47,6 +48,11 @@ _Noreturn void cdpor_process_exit(int code, uint32_t site);
 _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,
                                  uint32_t site);
 _Noreturn void cdpor_abort(uint32_t site);
+_Noreturn void cdpor_reach_error(uint32_t site);
+void cdpor_assume(int cond, uint32_t site);
+uint64_t cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site);
+void cdpor_atomic_begin(uint32_t site);
+void cdpor_atomic_end(uint32_t site);
 uint64_t cdpor_self(void);
 uint32_t cdpor_current_tid(void);
 void cdpor_log_alloc(uint64_t addr, uint64_t size, uint32_t site);

@@ -145,6 +145,15 @@ void __cdpor_exit(int code) { cdpor_process_exit(code, __cdpor_site); }
 
 void __cdpor_abort(void) { cdpor_abort(__cdpor_site); }
 
+/* The SV-COMP verifier API (src/instrument/verifier.rs calls these with the site). */
+void __cdpor_reach_error(uint32_t site) { cdpor_reach_error(site); }
+void __cdpor_assume(int cond, uint32_t site) { cdpor_assume(cond, site); }
+uint64_t __cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site) {
+    return cdpor_nondet(bits, is_signed, site);
+}
+void __cdpor_atomic_begin(uint32_t site) { cdpor_atomic_begin(site); }
+void __cdpor_atomic_end(uint32_t site) { cdpor_atomic_end(site); }
+
 void __cdpor_assert_fail(const char *expr, const char *file, unsigned line, const char *func) {
     (void)func;
     cdpor_assert_fail(expr, file, line, __cdpor_site);

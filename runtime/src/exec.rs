@@ -17,7 +17,9 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
 
 use cdpor_sched::event::{FLAG_FAILED, FLAG_SCAN, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::{self, World};
+use cdpor_sched::ops::{nondet, Mode};
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
 };
@@ -76,6 +78,15 @@ fn lib_event(r: &Ranges, site: u32) -> Event {
     }
 }
 
+/// An atomic section in progress: it runs as one step, whose event is recorded when the
+/// section ends, with every access it made (`Summary`) and the one nondeterministic
+/// value it may choose.
+#[derive(Clone, Copy, Default)]
+struct Section {
+    summary: Summary,
+    choice: Option<(u32, u32)>,
+}
+
 #[derive(Clone, Copy)]
 struct Thread {
     status: Status,
@@ -105,6 +116,12 @@ struct Thread {
     assertion: (*const c_char, *const c_char, u32),
     /// Its `pthread_t` (`handle`).
     handle: u64,
+    /// Nesting depth of atomic sections (`__VERIFIER_atomic_*`).
+    atomic: u32,
+    /// The atomic section it is running, once the scheduler picked it.
+    section: Option<Section>,
+    /// Its `AssertFail` is a call of `reach_error()` (or `__VERIFIER_error()`).
+    reach: bool,
 }
 
 const UNUSED: Thread = Thread {
@@ -139,6 +156,9 @@ const UNUSED: Thread = Thread {
     private: (0, 0),
     assertion: (ptr::null(), ptr::null(), 0),
     handle: 0,
+    atomic: 0,
+    section: None,
+    reach: false,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -185,6 +205,8 @@ pub struct Exec {
     envp: *mut *mut c_char,
     /// Stack pointer of the fork server's stack, which the child leaves for good.
     boot_sp: *mut c_void,
+    /// Threads created in this execution, main excluded.
+    created: u32,
 }
 
 static EXEC: Global<Option<Exec>> = Global::new(None);
@@ -262,6 +284,7 @@ pub unsafe fn start(
         argv,
         envp,
         boot_sp: ptr::null_mut(),
+        created: 0,
     });
     let e = ex();
     if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
@@ -368,9 +391,18 @@ impl Exec {
         let live = self.ready;
         let enabled = live
             .iter()
-            .filter(|&t| ops::enabled(self, &self.threads[t as usize].pending))
+            .filter(|&t| {
+                let p = &self.threads[t as usize].pending;
+                ops::enabled(self, p) && !self.over_thread_bound(p)
+            })
             .collect();
         (enabled, live)
+    }
+
+    /// A create past `--max-threads` waits for good, so that the threads already
+    /// created still run; the execution then ends cut by the bound.
+    fn over_thread_bound(&self, p: &Event) -> bool {
+        p.kind() == Kind::Create && self.created >= unsafe { (*self.hdr).max_threads }
     }
 
     /// Picks the thread that performs the next event, or ends the execution.
@@ -382,7 +414,17 @@ impl Exec {
                 t
             }
             Pick::Done => self.finish(Outcome::Exit, self.cur, 0),
-            Pick::Deadlock => self.finish(Outcome::Deadlock, self.cur, 0),
+            Pick::Deadlock => {
+                let bounded = live
+                    .iter()
+                    .any(|t| self.over_thread_bound(&self.threads[t as usize].pending));
+                let outcome = if bounded {
+                    Outcome::ThreadBound
+                } else {
+                    Outcome::Deadlock
+                };
+                self.finish(outcome, self.cur, 0)
+            }
             Pick::SleepBlocked => self.finish(Outcome::SleepBlocked, self.cur, 0),
             Pick::StepBound => self.finish(Outcome::StepBound, self.cur, 0),
             Pick::Diverged(t) => self.finish(Outcome::Diverged, t, 0),
@@ -406,6 +448,11 @@ impl Exec {
     fn submit(&mut self, ev: Event) {
         self.in_runtime = true;
         let t = self.cur;
+        if self.threads[t as usize].section.is_some() {
+            self.within_section(Event { tid: t, ..ev });
+            self.in_runtime = false;
+            return;
+        }
         let th = &mut self.threads[t as usize];
         th.pending = Event { tid: t, ..ev };
         let starting = th.status == Status::Starting;
@@ -444,67 +491,29 @@ impl Exec {
         th.last_site = ev.site;
         th.status = Status::Running;
         self.ready.remove(t);
-        let mut result = ops::execute(self, &mut ev, step) as u64;
+        if ev.kind() == Kind::Atomic {
+            // The section runs now, as this step; it is recorded when it ends.
+            self.threads[t as usize].section = Some(Section::default());
+            return;
+        }
+        let mut result = self.perform(&mut ev, step);
         let mut created = None;
         match ev.kind() {
-            Kind::Read | Kind::Rmw | Kind::CmpXchg => {
-                let Some(current) = probe::load(ev.addr, ev.len) else {
-                    self.crash_at(&ev, ev.addr)
-                };
-                if ev.kind() == Kind::CmpXchg {
-                    let mask = if ev.len >= 8 {
-                        u64::MAX
-                    } else {
-                        (1u64 << (8 * ev.len)) - 1
-                    };
-                    if current != ev.value & mask {
-                        ev.flags |= FLAG_FAILED;
-                    }
-                }
-                ev.value = current;
-                ev.flags |= FLAG_VALUE;
-            }
-            Kind::Write => {
-                if let Some(bad) = probe::unwritable(ev.addr, ev.len as u64) {
-                    self.crash_at(&ev, bad)
-                }
-                if ev.flags & FLAG_STORE != 0 {
-                    let n = (ev.len as usize).min(8);
-                    let bytes = ev.value.to_le_bytes();
-                    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), ev.addr as *mut u8, n) };
-                }
-            }
-            Kind::Copy => {
-                if let Some(bad) = probe::unreadable(ev.arg, ev.arg_len as u64)
-                    .or_else(|| probe::unwritable(ev.addr, ev.len as u64))
-                {
-                    self.crash_at(&ev, bad)
-                }
-            }
-            Kind::Lib => {
-                // The ranges as memory holds them now that the call runs.
-                if let Some((fp, ctx)) = self.threads[t as usize].lib.take() {
-                    let mut r = Ranges::default();
-                    if unsafe { cdpor_protected_footprint(fp, ctx, &mut r) } != 0 {
-                        self.crash_at(&ev, ev.addr)
-                    }
-                    ev = Event {
-                        tid: t,
-                        ..lib_event(&r, ev.site)
-                    };
-                }
-            }
             Kind::Create => {
                 let th = self.threads[t as usize];
                 let index = th.children;
                 self.threads[t as usize].children += 1;
+                if self.created >= self.hdr().max_threads {
+                    self.finish(Outcome::ThreadBound, t, 0)
+                }
                 match self.number(t, index) {
                     Some(child) if self.new_thread(child, th.start, th.arg, t, index) => {
+                        self.created += 1;
                         ev.aux = child;
                         created = Some(child);
                         result = self.threads[child as usize].handle;
                     }
-                    _ => self.finish(Outcome::TooManyThreads, t, 0),
+                    _ => self.finish(Outcome::ThreadBound, t, 0),
                 }
             }
             Kind::Join => {
@@ -520,6 +529,9 @@ impl Exec {
         self.threads[t as usize].result = result;
         match ev.kind() {
             Kind::ProcessExit => self.finish(Outcome::Exit, t, ev.value as i64),
+            Kind::AssertFail if self.threads[t as usize].reach => {
+                self.finish(Outcome::ReachError, t, 0)
+            }
             Kind::AssertFail => {
                 // Only now: another thread may have announced a failing assertion too.
                 let (expr, file, line) = self.threads[t as usize].assertion;
@@ -536,6 +548,7 @@ impl Exec {
                 self.finish(Outcome::Assertion, t, 0)
             }
             Kind::Abort => self.finish(Outcome::Abort, t, 0),
+            Kind::AssumeFail => self.finish(Outcome::AssumeFail, t, 0),
             Kind::Crash => self.finish_crash(&ev),
             _ => {}
         }
@@ -543,6 +556,156 @@ impl Exec {
             // Run the new thread up to its first visible operation, then come back.
             self.switch_to(child);
         }
+    }
+
+    /// An operation of the current thread inside its atomic section: memory accesses
+    /// and a nondeterministic value run at once and join the section's event; the end
+    /// of the program ends the section with it; the rest would need other threads to
+    /// run within the section.
+    fn within_section(&mut self, mut ev: Event) {
+        let t = self.cur as usize;
+        match ev.kind() {
+            k if k.ends_program() => {
+                // What the section read decided that it ends here: the end carries the
+                // section's accesses (where its record has room for them), so that it
+                // races with the writes that could have made the section complete.
+                if let Some(sec) = self.threads[t].section.take() {
+                    if matches!(k, Kind::AssertFail | Kind::Abort | Kind::AssumeFail) {
+                        sec.summary.store(&mut ev);
+                        ev.flags |= FLAG_SCAN;
+                    }
+                }
+                self.threads[t].pending = ev;
+                self.execute();
+            }
+            Kind::ThreadExit => {
+                // The thread ends inside its section: the section ends first.
+                self.threads[t].atomic = 0;
+                self.end_section();
+                self.in_runtime = true;
+                self.submit(ev);
+            }
+            Kind::Read
+            | Kind::Write
+            | Kind::Rmw
+            | Kind::CmpXchg
+            | Kind::Copy
+            | Kind::Fence
+            | Kind::Lib
+            | Kind::Nondet => {
+                if ev.kind() == Kind::Nondet
+                    && self.threads[t].section.is_some_and(|s| s.choice.is_some())
+                {
+                    self.unsupported(
+                        ev.site,
+                        b"two nondeterministic values in one atomic section",
+                    );
+                }
+                let step = self.sched.step() as u32;
+                let result = self.perform(&mut ev, step);
+                self.threads[t].result = result;
+                let Some(sec) = self.threads[t].section.as_mut() else {
+                    return;
+                };
+                if ev.kind() == Kind::Nondet {
+                    sec.choice = Some((ev.choices, ev.choice));
+                }
+                for r in ops::footprint(&ev).ranges() {
+                    let bits = match r.mode {
+                        Mode::Read => ops::memory::MODE_READ,
+                        Mode::Write => ops::memory::MODE_WRITE,
+                        Mode::ReadWrite => ops::memory::MODE_READ_WRITE,
+                    };
+                    sec.summary.add(r.lo, r.hi - r.lo, bits);
+                }
+            }
+            k => {
+                let what = format!(
+                    "{} inside an atomic section (only memory accesses can be atomic)",
+                    k.name()
+                );
+                self.unsupported(ev.site, what.as_bytes())
+            }
+        }
+    }
+
+    /// Ends the current thread's atomic section: its event takes the step the scheduler
+    /// gave the section.
+    fn end_section(&mut self) {
+        let t = self.cur as usize;
+        let Some(sec) = self.threads[t].section.take() else {
+            return;
+        };
+        let mut ev = Event {
+            site: self.threads[t].last_site,
+            flags: FLAG_SCAN,
+            ..Event::new(t as Tid, Kind::Atomic)
+        };
+        sec.summary.store(&mut ev);
+        if let Some((n, c)) = sec.choice {
+            ev.choices = n;
+            ev.choice = c;
+        }
+        self.record(ev);
+    }
+
+    /// What an operation does to memory and to the synchronization state; returns its
+    /// result for the program.
+    fn perform(&mut self, ev: &mut Event, step: u32) -> u64 {
+        let t = self.cur;
+        let result = ops::execute(self, ev, step) as u64;
+        match ev.kind() {
+            Kind::Nondet => return ev.value,
+            Kind::Read | Kind::Rmw | Kind::CmpXchg => {
+                let Some(current) = probe::load(ev.addr, ev.len) else {
+                    self.crash_at(ev, ev.addr)
+                };
+                if ev.kind() == Kind::CmpXchg {
+                    let mask = if ev.len >= 8 {
+                        u64::MAX
+                    } else {
+                        (1u64 << (8 * ev.len)) - 1
+                    };
+                    if current != ev.value & mask {
+                        ev.flags |= FLAG_FAILED;
+                    }
+                }
+                ev.value = current;
+                ev.flags |= FLAG_VALUE;
+            }
+            Kind::Write => {
+                if let Some(bad) = probe::unwritable(ev.addr, ev.len as u64) {
+                    self.crash_at(ev, bad)
+                }
+                if ev.flags & FLAG_STORE != 0 {
+                    let n = (ev.len as usize).min(8);
+                    let bytes = ev.value.to_le_bytes();
+                    unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), ev.addr as *mut u8, n) };
+                }
+            }
+            Kind::Copy => {
+                if let Some(bad) = probe::unreadable(ev.arg, ev.arg_len as u64)
+                    .or_else(|| probe::unwritable(ev.addr, ev.len as u64))
+                {
+                    self.crash_at(ev, bad)
+                }
+            }
+            Kind::Lib => {
+                // The ranges as memory holds them now that the call runs.
+                if let Some((fp, ctx)) = self.threads[t as usize].lib.take() {
+                    let mut r = Ranges::default();
+                    if unsafe { cdpor_protected_footprint(fp, ctx, &mut r) } != 0 {
+                        self.crash_at(ev, ev.addr)
+                    }
+                    *ev = Event {
+                        tid: t,
+                        ..lib_event(&r, ev.site)
+                    };
+                }
+            }
+            _ => {}
+        }
+        result
     }
 
     /// The access `ev` faults at `addr`: the crash takes its place in the trace.
@@ -585,9 +748,11 @@ impl Exec {
     /// Writes how the execution ended and leaves the process.
     fn finish(&mut self, outcome: Outcome, tid: Tid, code: i64) -> ! {
         let site = match outcome {
-            Outcome::Assertion | Outcome::Abort | Outcome::Exit => {
-                self.threads[tid as usize % MAX_THREADS].pending.site
-            }
+            Outcome::Assertion
+            | Outcome::Abort
+            | Outcome::Exit
+            | Outcome::ReachError
+            | Outcome::AssumeFail => self.threads[tid as usize % MAX_THREADS].pending.site,
             Outcome::Crash | Outcome::StackOverflow => {
                 self.threads[tid as usize % MAX_THREADS].last_site
             }
@@ -945,11 +1110,87 @@ pub extern "C" fn cdpor_assert_fail(
 
 #[no_mangle]
 pub extern "C" fn cdpor_abort(site: u32) -> ! {
-    ex().submit(Event {
+    let e = ex();
+    // SV-COMP programs abort() on paths they exclude (`assume_abort_if_not`).
+    let kind = if e.hdr().flags & shm::FLAG_SVCOMP != 0 {
+        Kind::AssumeFail
+    } else {
+        Kind::Abort
+    };
+    e.submit(Event {
         site,
-        ..Event::new(0, Kind::Abort)
+        ..Event::new(0, kind)
     });
     unsafe { libc::_exit(3) }
+}
+
+/// `__VERIFIER_assume(cond)`: a false condition ends the execution, which is infeasible.
+#[no_mangle]
+pub extern "C" fn cdpor_assume(cond: c_int, site: u32) {
+    if cond == 0 {
+        ex().submit(Event {
+            site,
+            ..Event::new(0, Kind::AssumeFail)
+        });
+        unsafe { libc::_exit(3) }
+    }
+}
+
+/// A call of `reach_error()` or `__VERIFIER_error()`: the error SV-COMP programs mark
+/// (whatever the function's body would do).
+#[no_mangle]
+pub extern "C" fn cdpor_reach_error(site: u32) -> ! {
+    let e = ex();
+    e.threads[e.cur as usize].reach = true;
+    e.submit(Event {
+        site,
+        ..Event::new(0, Kind::AssertFail)
+    });
+    unsafe { libc::_exit(3) }
+}
+
+/// `__VERIFIER_nondet_*`: a value of an integer type of `bits` bits that the checker
+/// chooses (0 bits: a type it cannot enumerate, whose value is 0).
+#[no_mangle]
+pub extern "C" fn cdpor_nondet(bits: u32, signed: u32, site: u32) -> u64 {
+    let e = ex();
+    let (lo, hi) = (e.hdr().nondet_lo, e.hdr().nondet_hi);
+    let (lo, n, restricted) = nondet::domain(bits, signed != 0, lo, hi);
+    e.submit(nondet::event(lo, n, restricted, site));
+    let e = ex();
+    e.threads[e.cur as usize].result
+}
+
+/// Enters an atomic section (`__VERIFIER_atomic_begin()`, or the entry of a
+/// `__VERIFIER_atomic_*` function); sections nest.
+#[no_mangle]
+pub extern "C" fn cdpor_atomic_begin(site: u32) {
+    let e = ex();
+    let t = e.cur as usize;
+    e.threads[t].atomic += 1;
+    if e.threads[t].atomic == 1 {
+        e.submit(Event {
+            site,
+            flags: FLAG_SCAN,
+            ..Event::new(0, Kind::Atomic)
+        });
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn cdpor_atomic_end(_site: u32) {
+    let e = ex();
+    let t = e.cur as usize;
+    match e.threads[t].atomic {
+        0 => {}
+        1 => {
+            e.threads[t].atomic = 0;
+            e.in_runtime = true;
+            e.end_section();
+            e.in_runtime = false;
+        }
+        _ => e.threads[t].atomic -= 1,
+    }
 }
 
 #[no_mangle]

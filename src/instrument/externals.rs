@@ -204,8 +204,8 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         .any(|p| name.starts_with(p))
     {
         Some("C11 threads are not supported yet")
-    } else if name.starts_with("__VERIFIER_") {
-        Some("the SV-COMP __VERIFIER_ API is not supported yet")
+    } else if name.starts_with("__VERIFIER_") && !super::verifier::handles(name) {
+        Some("this function of the SV-COMP verifier API is not supported")
     } else if PROCESS.contains(&name) {
         Some("processes, signals and exit handlers are outside what cdpor models")
     } else {

@@ -30,6 +30,7 @@ use inkwell::AtomicOrdering;
 use serde::{Deserialize, Serialize};
 
 mod externals;
+mod verifier;
 
 /// Where a visible operation comes from in the source.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -74,6 +75,8 @@ pub struct Instrumented {
     /// Index = site id; 0 is unknown.
     pub sites: Vec<Site>,
     pub warnings: Vec<Warning>,
+    /// The program uses the SV-COMP verifier API.
+    pub verifier_api: bool,
 }
 
 /// Why a module cannot be checked.
@@ -359,21 +362,24 @@ pub fn instrument<'ctx>(
         warnings: Vec::new(),
         shared: HashMap::new(),
     };
-    pass.run()?;
+    let verifier_api = pass.run()?;
     Ok(Instrumented {
         sites: pass.sites,
         warnings: pass.warnings,
+        verifier_api,
     })
 }
 
 impl<'a, 'ctx> Pass<'a, 'ctx> {
-    fn run(&mut self) -> Result<(), Rejection> {
+    /// Instruments the module; returns whether it uses the SV-COMP verifier API.
+    fn run(&mut self) -> Result<bool, Rejection> {
         let main = self
             .module
             .get_function("main")
             .filter(|f| f.count_basic_blocks() > 0)
             .ok_or(Rejection::NoMain)?;
         self.check_globals()?;
+        let verifier_api = self.lower_verifier_api();
         let redirected = self.check_calls()?;
         self.unmodelled_calls(&redirected);
         let hooks = self.declare_hooks();
@@ -437,7 +443,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
         main.as_global_value().set_name("__cdpor_user_main");
-        Ok(())
+        Ok(verifier_api)
     }
 
     fn check_globals(&self) -> Result<(), Rejection> {
@@ -651,7 +657,9 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     let name = value_name(f);
                     // A call into the C library: its site says where a crash inside it
                     // comes from, and a redirected function's where its event is.
-                    let external = LLVMCountBasicBlocks(f) == 0 && !name.starts_with("llvm.");
+                    let external = LLVMCountBasicBlocks(f) == 0
+                        && !name.starts_with("llvm.")
+                        && !name.starts_with("__cdpor_");
                     if external || redirected.iter().any(|(r, _)| *r == f) {
                         return Some(Action::Site);
                     }

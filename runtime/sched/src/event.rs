@@ -15,7 +15,7 @@ use std::fmt;
 pub type Tid = u32;
 
 /// Words of a `ThreadSet`: thread numbers are below `MAX_THREADS`.
-const WORDS: usize = 1;
+const WORDS: usize = 4;
 
 /// Distinct threads one exploration can name.
 pub const MAX_THREADS: usize = 64 * WORDS;
@@ -40,6 +40,13 @@ pub enum Kind {
     /// A C library function's accesses to user memory: up to two ranges, `[addr, +len)`
     /// and `[arg, +arg_len)`, with the modes in `modes` (see `ops::memory`).
     Lib = 7,
+    /// An atomic section (`__VERIFIER_atomic_*`): every access it made, as one step,
+    /// summarized in two ranges like a `Lib` event's (`ops::memory::Summary`). What it
+    /// accesses depends on the values it reads, so it is identified by its site.
+    Atomic = 8,
+    /// A nondeterministic value (`__VERIFIER_nondet_*`): the `choice`-th of `choices`,
+    /// returned as `value`. `FLAG_RESTRICTED`: the domain was cut to a subset.
+    Nondet = 9,
     /// `pthread_mutex_lock` on the mutex at `addr`.
     Lock = 10,
     /// `pthread_mutex_trylock`; `FLAG_FAILED`: the mutex was busy.
@@ -74,10 +81,13 @@ pub enum Kind {
     Abort = 32,
     /// The thread crashed: signal `value`, faulting address `addr`, instruction `arg`.
     Crash = 33,
+    /// `__VERIFIER_assume` with a false condition (or `abort()` under `--svcomp`): the
+    /// execution is infeasible and ends, without an error.
+    AssumeFail = 34,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 25] = [
+    pub const ALL: [Kind; 28] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -85,6 +95,8 @@ impl Kind {
         Kind::Copy,
         Kind::Fence,
         Kind::Lib,
+        Kind::Atomic,
+        Kind::Nondet,
         Kind::Lock,
         Kind::TryLock,
         Kind::Unlock,
@@ -103,6 +115,7 @@ impl Kind {
         Kind::AssertFail,
         Kind::Abort,
         Kind::Crash,
+        Kind::AssumeFail,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -115,6 +128,8 @@ impl Kind {
             5 => Copy,
             6 => Fence,
             7 => Lib,
+            8 => Atomic,
+            9 => Nondet,
             10 => Lock,
             11 => TryLock,
             13 => Unlock,
@@ -133,6 +148,7 @@ impl Kind {
             31 => AssertFail,
             32 => Abort,
             33 => Crash,
+            34 => AssumeFail,
             _ => return None,
         })
     }
@@ -141,7 +157,7 @@ impl Kind {
     pub fn ends_program(self) -> bool {
         matches!(
             self,
-            Kind::ProcessExit | Kind::AssertFail | Kind::Abort | Kind::Crash
+            Kind::ProcessExit | Kind::AssertFail | Kind::Abort | Kind::Crash | Kind::AssumeFail
         )
     }
 
@@ -155,6 +171,8 @@ impl Kind {
             Copy => "copy",
             Fence => "fence",
             Lib => "lib",
+            Atomic => "atomic",
+            Nondet => "nondet",
             Lock => "lock",
             TryLock => "trylock",
             Unlock => "unlock",
@@ -173,6 +191,7 @@ impl Kind {
             AssertFail => "assert-fail",
             Abort => "abort",
             Crash => "crash",
+            AssumeFail => "assume-fail",
         }
     }
 }
@@ -193,6 +212,8 @@ pub const FLAG_STORE: u8 = 16;
 /// Flag on a `Lib` event: its ranges depend on the contents of memory (a string's
 /// length), so they are computed when the event executes.
 pub const FLAG_SCAN: u8 = 32;
+/// Flag on a `Nondet` event: its domain was cut to a subset of the type's values.
+pub const FLAG_RESTRICTED: u8 = 64;
 
 /// Flags that describe an outcome rather than the operation attempted.
 pub const OUTCOME_FLAGS: u8 = FLAG_FAILED | FLAG_VALUE;
@@ -283,15 +304,20 @@ impl fmt::Debug for Event {
             Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg => {
                 write!(f, "({:#x}+{})", self.addr, self.len)?
             }
-            Kind::Copy | Kind::Lib => write!(
+            Kind::Copy | Kind::Lib | Kind::Atomic => write!(
                 f,
                 "({:#x}+{},{:#x}+{})",
                 self.addr, self.len, self.arg, self.arg_len
             )?,
             Kind::CondWait | Kind::CondWake => write!(f, "({:#x},{:#x})", self.addr, self.arg)?,
             Kind::Create | Kind::Join => write!(f, "(T{})", self.aux)?,
-            Kind::Fence | Kind::ThreadExit | Kind::ProcessExit | Kind::AssertFail | Kind::Abort => {
-            }
+            Kind::Nondet => write!(f, "({})", self.value as i64)?,
+            Kind::Fence
+            | Kind::ThreadExit
+            | Kind::ProcessExit
+            | Kind::AssertFail
+            | Kind::Abort
+            | Kind::AssumeFail => {}
             _ => write!(f, "({:#x})", self.addr)?,
         }
         if self.choices > 1 {
@@ -440,6 +466,6 @@ mod tests {
                 seen += 1;
             }
         }
-        assert_eq!(seen, 25);
+        assert_eq!(seen, Kind::ALL.len());
     }
 }

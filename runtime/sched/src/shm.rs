@@ -15,6 +15,8 @@ pub const TEXT_LEN: usize = 256;
 
 /// Request flag: let the program's own output through (replay), instead of discarding it.
 pub const FLAG_SHOW_OUTPUT: u32 = 1;
+/// SV-COMP conventions: `abort()` ends an execution silently.
+pub const FLAG_SVCOMP: u32 = 2;
 
 /// Environment variables through which `cdpor` hands the fork server its channels.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";
@@ -43,12 +45,18 @@ pub enum Outcome {
     StepBound = 7,
     /// The schedule named a thread that could not run: the program is not deterministic.
     Diverged = 8,
-    /// The program's threads have more than `MAX_THREADS` distinct names.
-    TooManyThreads = 9,
+    /// A create went past `max_threads` in this execution, or the program's threads have
+    /// more than `MAX_THREADS` distinct names: the execution is cut there.
+    ThreadBound = 9,
     /// Like `Crash`, but the fault hit a thread's stack guard.
     StackOverflow = 10,
     /// The program used something the runtime does not model; `text` says what.
     Unsupported = 11,
+    /// An assumption was false (`__VERIFIER_assume`, or `abort()` under SV-COMP): an
+    /// infeasible execution, not an error.
+    AssumeFail = 12,
+    /// `reach_error()` or `__VERIFIER_error()` was called: the site says which.
+    ReachError = 13,
 }
 
 impl Outcome {
@@ -63,9 +71,11 @@ impl Outcome {
             6 => SleepBlocked,
             7 => StepBound,
             8 => Diverged,
-            9 => TooManyThreads,
+            9 => ThreadBound,
             10 => StackOverflow,
             11 => Unsupported,
+            12 => AssumeFail,
+            13 => ReachError,
             _ => Running,
         }
     }
@@ -81,6 +91,11 @@ pub struct Header {
     pub sleep_len: u32,
     pub sleep_from: u32,
     pub flags: u32,
+    /// Threads an execution may create besides main before it is cut.
+    pub max_threads: u32,
+    /// The values a nondeterministic integer too wide to explore whole takes.
+    pub nondet_lo: i64,
+    pub nondet_hi: i64,
     /// Thread names registered so far (`ThreadName`), by the engine or by executions:
     /// an execution that creates a thread of a new name numbers it and adds it.
     pub n_names: u32,

@@ -38,11 +38,106 @@ pub(super) fn footprint(e: &Event) -> Footprint {
             at(Mode::Write),
             Range::new(e.arg, e.arg_len as u64, Mode::Read),
         ),
+        Kind::Atomic => section_footprint(e),
         Kind::Lib => Footprint::two(
             mode(e.modes).and_then(at),
             mode(e.modes >> 2).and_then(|m| Range::new(e.arg, e.arg_len as u64, m)),
         ),
         _ => Footprint::NONE,
+    }
+}
+
+/// The ranges of an event that holds an atomic section's `Summary`.
+pub(super) fn section_footprint(e: &Event) -> Footprint {
+    let (a, b) = Summary::lengths(e);
+    Footprint::two(
+        mode(e.modes).and_then(|m| Range::new(e.addr, a, m)),
+        mode(e.modes >> 2).and_then(|m| Range::new(e.arg, b, m)),
+    )
+}
+
+/// The accesses of an atomic section, in the two ranges an event holds: exactly while
+/// they fit in two ranges, else one range that covers every byte the section read and
+/// one that covers every byte it wrote (more bytes than it touched, which only adds
+/// dependence). Covers can span regions (globals and heap), so an `Atomic` event keeps
+/// its lengths in 64 bits: the first in `value`, the second in `aux:arg_len`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Summary {
+    parts: [(u64, u64, u8); 2],
+    n: usize,
+    overflow: bool,
+    read: Option<(u64, u64)>,
+    write: Option<(u64, u64)>,
+}
+
+impl Summary {
+    /// Adds `[lo, lo+len)` used with `mode` (`MODE_*` bits).
+    pub fn add(&mut self, lo: u64, len: u64, mode: u8) {
+        if len == 0 || mode == MODE_NONE {
+            return;
+        }
+        let hi = lo.saturating_add(len);
+        let widen = |c: &mut Option<(u64, u64)>| {
+            *c = Some(c.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        };
+        if mode & MODE_READ != 0 {
+            widen(&mut self.read);
+        }
+        if mode & MODE_WRITE != 0 {
+            widen(&mut self.write);
+        }
+        if self.overflow {
+            return;
+        }
+        let (mut lo, mut hi, mut mode) = (lo, hi, mode);
+        // Merge with every part it overlaps or touches; what remains is disjoint.
+        let mut kept = Vec::with_capacity(2);
+        for &(a, b, m) in &self.parts[..self.n] {
+            if a <= hi && lo <= b {
+                lo = lo.min(a);
+                hi = hi.max(b);
+                mode |= m;
+            } else {
+                kept.push((a, b, m));
+            }
+        }
+        kept.push((lo, hi, mode));
+        if kept.len() > 2 {
+            self.overflow = true;
+        } else {
+            self.n = kept.len();
+            self.parts[..self.n].copy_from_slice(&kept);
+        }
+    }
+
+    /// Writes the summary into the `Atomic` event `e`.
+    pub fn store(&self, e: &mut Event) {
+        let parts: [(u64, u64, u8); 2] = if self.overflow {
+            let r = self
+                .read
+                .map_or((0, 0, MODE_NONE), |(a, b)| (a, b, MODE_READ));
+            let w = self
+                .write
+                .map_or((0, 0, MODE_NONE), |(a, b)| (a, b, MODE_READ_WRITE));
+            [r, w]
+        } else {
+            let mut p = [(0, 0, MODE_NONE); 2];
+            p[..self.n].copy_from_slice(&self.parts[..self.n]);
+            p
+        };
+        let (a, b) = (parts[0].1 - parts[0].0, parts[1].1 - parts[1].0);
+        e.addr = parts[0].0;
+        e.value = a;
+        e.len = a.min(u32::MAX as u64) as u32;
+        e.arg = parts[1].0;
+        e.arg_len = b as u32;
+        e.aux = (b >> 32) as u32;
+        e.modes = modes(parts[0].2, parts[1].2);
+    }
+
+    /// The lengths of an `Atomic` event's two ranges.
+    pub fn lengths(e: &Event) -> (u64, u64) {
+        (e.value, (e.aux as u64) << 32 | e.arg_len as u64)
     }
 }
 
@@ -96,6 +191,38 @@ mod tests {
         assert!(dependent(&cas, &read));
         assert!(!dependent(&failed, &read));
         assert!(dependent(&crate::ops::attempt(&failed), &read));
+    }
+
+    #[test]
+    fn atomic_sections_keep_two_ranges_exactly_and_cover_more() {
+        use super::{Summary, MODE_READ, MODE_WRITE};
+        let atomic = |s: &Summary| {
+            let mut e = Event::new(1, Kind::Atomic);
+            s.store(&mut e);
+            e
+        };
+        let mut s = Summary::default();
+        s.add(100, 4, MODE_READ);
+        s.add(104, 4, MODE_READ);
+        s.add(0x2000_0000_0000, 8, MODE_WRITE);
+        let e = atomic(&s);
+        assert!(!dependent(&e, &Event::mem(2, Kind::Read, 100, 8)));
+        assert!(dependent(&e, &Event::mem(2, Kind::Write, 107, 1)));
+        assert!(dependent(
+            &e,
+            &Event::mem(2, Kind::Read, 0x2000_0000_0004, 1)
+        ));
+        assert!(!dependent(&e, &Event::mem(2, Kind::Write, 108, 4)));
+        // A third range: covers of the reads and of the writes, across regions.
+        s.add(200, 4, MODE_READ);
+        let e = atomic(&s);
+        assert!(dependent(&e, &Event::mem(2, Kind::Write, 150, 1)));
+        assert!(dependent(
+            &e,
+            &Event::mem(2, Kind::Read, 0x2000_0000_0000, 1)
+        ));
+        assert!(!dependent(&e, &Event::mem(2, Kind::Read, 150, 1)));
+        assert!(!dependent(&e, &Event::mem(2, Kind::Write, 50, 4)));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 pub mod cond;
 pub mod memory;
 pub mod mutex;
+pub mod nondet;
 pub mod thread;
 
 use crate::event::{Event, Kind, ThreadSet, Tid, FLAG_NO_COMMUTE, FLAG_SCAN, OUTCOME_FLAGS};
@@ -94,14 +95,18 @@ impl Footprint {
 pub fn footprint(e: &Event) -> Footprint {
     use Kind::*;
     match e.kind() {
-        Read | Write | Rmw | CmpXchg | Copy | Fence | Lib => memory::footprint(e),
+        Read | Write | Rmw | CmpXchg | Copy | Fence | Lib | Atomic => memory::footprint(e),
+        // A value chosen by the checker touches nothing.
+        Nondet => Footprint::NONE,
         Lock | TryLock | Unlock | MutexInit | MutexDestroy => mutex::footprint(e),
         CondWait | CondSignal | CondWake | CondBroadcast | CondInit | CondDestroy => {
             cond::footprint(e)
         }
         Create | Join | ThreadExit => thread::footprint(e),
         // They conflict with everything instead (`dependent`).
-        ProcessExit | AssertFail | Abort | Crash => Footprint::NONE,
+        // The end of an atomic section that ended the program: what the section accessed.
+        AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
+        ProcessExit | AssertFail | Abort | Crash | AssumeFail => Footprint::NONE,
     }
 }
 
@@ -177,8 +182,13 @@ pub fn same_op(a: &Event, b: &Event) -> bool {
     if a.tid != b.tid {
         return false;
     }
-    // A crash replaces the access that faulted.
+    // A crash replaces the access that faulted; an atomic section can end the program
+    // (a false assumption, an error, a crash) instead of completing.
     if a.kind() == Kind::Crash || b.kind() == Kind::Crash {
+        return true;
+    }
+    let section_end = |x: &Event, y: &Event| x.kind() == Kind::Atomic && y.ends_program();
+    if section_end(a, b) || section_end(b, a) {
         return true;
     }
     if a.kind != b.kind {
@@ -235,6 +245,10 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         Lock | TryLock | Unlock | MutexInit | MutexDestroy => mutex::execute(w, e),
         CondWait | CondSignal | CondWake | CondBroadcast | CondInit | CondDestroy => {
             cond::execute(w, e, step)
+        }
+        Nondet => {
+            nondet::execute(w, e);
+            0
         }
         _ => 0,
     }

@@ -1,0 +1,265 @@
+//! The SV-COMP verifier API, lowered onto runtime hooks before the rest of the pass:
+//!
+//! * a call of `reach_error()` or `__VERIFIER_error()` is the error, whatever the
+//!   function's body (`__cdpor_reach_error`);
+//! * `__VERIFIER_assume(c)` ends an infeasible execution (`__cdpor_assume`);
+//! * `__VERIFIER_nondet_T()` returns a value the checker chooses (`__cdpor_nondet`, with
+//!   the width and signedness of `T`, converted to the call's return type, whatever
+//!   signature the program declared);
+//! * `__VERIFIER_atomic_begin()`/`_end()` bracket an atomic section, and so does the body
+//!   of every function whose name starts with `__VERIFIER_atomic_`.
+//!
+//! The calls themselves are removed, so that declarations without a definition link.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::LLVMValueRef;
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
+use inkwell::values::{AsValueRef, FunctionValue};
+
+use super::{callee, location, opcode, value_name, Pass, Site};
+
+/// What a call of the API is.
+enum Api {
+    Error,
+    Assume,
+    Nondet { signed: bool },
+    AtomicBegin,
+    AtomicEnd,
+}
+
+fn api(name: &str) -> Option<Api> {
+    Some(match name {
+        "reach_error" | "__VERIFIER_error" => Api::Error,
+        "__VERIFIER_assume" => Api::Assume,
+        "__VERIFIER_atomic_begin" => Api::AtomicBegin,
+        "__VERIFIER_atomic_end" => Api::AtomicEnd,
+        _ => {
+            let t = name.strip_prefix("__VERIFIER_nondet_")?;
+            let unsigned = t.starts_with('u')
+                || matches!(t, "bool" | "_Bool" | "size_t" | "sizet" | "pointer")
+                || t.starts_with("unsigned");
+            Api::Nondet { signed: !unsigned }
+        }
+    })
+}
+
+/// Is `name` a function of the API that the pass lowers?
+pub(super) fn handles(name: &str) -> bool {
+    api(name).is_some()
+}
+
+/// A function whose whole body is one atomic section.
+fn atomic_function(name: &str) -> bool {
+    name.starts_with("__VERIFIER_atomic_") && api(name).is_none()
+}
+
+impl Pass<'_, '_> {
+    /// Lowers the API; returns whether the program uses it.
+    pub(super) fn lower_verifier_api(&mut self) -> bool {
+        let mut calls = Vec::new();
+        let mut atomic_bodies = Vec::new();
+        for f in self.module.get_functions() {
+            let name = f.get_name().to_string_lossy().into_owned();
+            if f.count_basic_blocks() > 0 && atomic_function(&name) {
+                atomic_bodies.push(f);
+            }
+            for bb in f.get_basic_block_iter() {
+                for inst in bb.get_instructions() {
+                    let v = inst.as_value_ref();
+                    if opcode(v) != Some(LLVMOpcode::LLVMCall) {
+                        continue;
+                    }
+                    let Some(target) = callee(v) else { continue };
+                    if let Some(a) = api(&value_name(target)) {
+                        calls.push((f, v, value_name(target), a));
+                    }
+                }
+            }
+        }
+        let used = !calls.is_empty() || !atomic_bodies.is_empty();
+        for (f, call, name, a) in calls {
+            self.lower_call(f, call, &name, a);
+        }
+        for f in atomic_bodies {
+            self.bracket(f);
+        }
+        used
+    }
+
+    fn hook(&self, name: &str, ret: LLVMTypeKindRet, params: usize) -> FunctionValue<'_> {
+        let c = self.context;
+        let i32t = c.i32_type();
+        let args: Vec<inkwell::types::BasicMetadataTypeEnum> =
+            (0..params).map(|_| i32t.into()).collect();
+        self.module.get_function(name).unwrap_or_else(|| {
+            let ty = match ret {
+                LLVMTypeKindRet::Void => c.void_type().fn_type(&args, false),
+                LLVMTypeKindRet::I64 => c.i64_type().fn_type(&args, false),
+            };
+            self.module.add_function(name, ty, None)
+        })
+    }
+
+    fn site_of(&mut self, f: FunctionValue, at: LLVMValueRef, op: &str) -> u32 {
+        let (file, line, column) = location(at);
+        self.sites.push(Site {
+            op: op.to_string(),
+            function: f.get_name().to_string_lossy().into_owned(),
+            file,
+            line,
+            column,
+            variable: None,
+            src_variable: None,
+        });
+        self.sites.len() as u32 - 1
+    }
+
+    fn lower_call(&mut self, f: FunctionValue, call: LLVMValueRef, name: &str, a: Api) {
+        // Reports say "nondet_int() -> 7" but name the error function as written.
+        let op = match a {
+            Api::Error => name,
+            _ => name.strip_prefix("__VERIFIER_").unwrap_or(name),
+        };
+        let site = self.site_of(f, call, op);
+        let c = self.context;
+        let i32t = c.i32_type();
+        let b = c.create_builder();
+        let inst = unsafe { inkwell::values::InstructionValue::new(call) };
+        b.position_before(&inst);
+        let site_v = i32t.const_int(site as u64, false);
+        unsafe {
+            match a {
+                Api::Error => {
+                    let h = self.hook("__cdpor_reach_error", LLVMTypeKindRet::Void, 1);
+                    b.build_call(h, &[site_v.into()], "").expect("positioned");
+                }
+                Api::AtomicBegin | Api::AtomicEnd => {
+                    let name = if matches!(a, Api::AtomicBegin) {
+                        "__cdpor_atomic_begin"
+                    } else {
+                        "__cdpor_atomic_end"
+                    };
+                    let h = self.hook(name, LLVMTypeKindRet::Void, 1);
+                    b.build_call(h, &[site_v.into()], "").expect("positioned");
+                }
+                Api::Assume => {
+                    let h = self.hook("__cdpor_assume", LLVMTypeKindRet::Void, 2);
+                    let cond = if LLVMGetNumOperands(call) > 1 {
+                        let arg = LLVMGetOperand(call, 0);
+                        truth(b.as_mut_ptr(), arg)
+                    } else {
+                        i32t.const_int(1, false).as_value_ref()
+                    };
+                    let cond = inkwell::values::IntValue::new(cond);
+                    b.build_call(h, &[cond.into(), site_v.into()], "")
+                        .expect("positioned");
+                }
+                Api::Nondet { signed } => {
+                    let h = self.hook("__cdpor_nondet", LLVMTypeKindRet::I64, 3);
+                    let ty = LLVMTypeOf(call);
+                    let kind = LLVMGetTypeKind(ty);
+                    let bits = match kind {
+                        LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty),
+                        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => 32,
+                        _ => 0,
+                    };
+                    let signed = signed || bits == 32 && kind != LLVMTypeKind::LLVMIntegerTypeKind;
+                    let args = [
+                        i32t.const_int(bits as u64, false).into(),
+                        i32t.const_int(signed as u64, false).into(),
+                        site_v.into(),
+                    ];
+                    let v = b
+                        .build_call(h, &args, "nondet")
+                        .expect("positioned")
+                        .as_value_ref();
+                    let bp = b.as_mut_ptr();
+                    let out = match kind {
+                        LLVMTypeKind::LLVMIntegerTypeKind if bits < 64 => {
+                            LLVMBuildTrunc(bp, v, ty, c"".as_ptr())
+                        }
+                        LLVMTypeKind::LLVMIntegerTypeKind if bits > 64 => {
+                            LLVMBuildSExt(bp, v, ty, c"".as_ptr())
+                        }
+                        LLVMTypeKind::LLVMIntegerTypeKind => v,
+                        LLVMTypeKind::LLVMPointerTypeKind => {
+                            LLVMBuildIntToPtr(bp, v, ty, c"".as_ptr())
+                        }
+                        LLVMTypeKind::LLVMFloatTypeKind
+                        | LLVMTypeKind::LLVMDoubleTypeKind
+                        | LLVMTypeKind::LLVMX86_FP80TypeKind => {
+                            LLVMBuildSIToFP(bp, v, ty, c"".as_ptr())
+                        }
+                        LLVMTypeKind::LLVMVoidTypeKind => v,
+                        _ => LLVMGetUndef(ty),
+                    };
+                    if kind != LLVMTypeKind::LLVMVoidTypeKind {
+                        LLVMReplaceAllUsesWith(call, out);
+                    }
+                }
+            }
+            // Keep a call whose result the program uses but the lowering did not
+            // replace (none today); the others go.
+            if LLVMGetFirstUse(call).is_null() {
+                LLVMInstructionEraseFromParent(call);
+            }
+        }
+    }
+
+    /// Makes the body of `f` one atomic section: a begin at its entry and an end before
+    /// each return.
+    fn bracket(&mut self, f: FunctionValue) {
+        let name = f.get_name().to_string_lossy().into_owned();
+        let Some(entry) = f.get_first_basic_block() else {
+            return;
+        };
+        let Some(first) = entry.get_first_instruction() else {
+            return;
+        };
+        let site = self.site_of(f, first.as_value_ref(), &name);
+        let begin = self.hook("__cdpor_atomic_begin", LLVMTypeKindRet::Void, 1);
+        let end = self.hook("__cdpor_atomic_end", LLVMTypeKindRet::Void, 1);
+        let b = self.context.create_builder();
+        let site_v = self.context.i32_type().const_int(site as u64, false);
+        let mut rets = Vec::new();
+        for bb in f.get_basic_block_iter() {
+            for inst in bb.get_instructions() {
+                if opcode(inst.as_value_ref()) == Some(LLVMOpcode::LLVMRet) {
+                    rets.push(inst);
+                }
+            }
+        }
+        b.position_before(&first);
+        b.build_call(begin, &[site_v.into()], "")
+            .expect("positioned");
+        for r in rets {
+            b.position_before(&r);
+            b.build_call(end, &[site_v.into()], "").expect("positioned");
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum LLVMTypeKindRet {
+    Void,
+    I64,
+}
+
+/// `v != 0` as an `i32` 0 or 1, for a condition passed as any integer type.
+unsafe fn truth(b: inkwell::llvm_sys::prelude::LLVMBuilderRef, v: LLVMValueRef) -> LLVMValueRef {
+    let ty = LLVMTypeOf(v);
+    let ctx = LLVMGetTypeContext(ty);
+    let i32t = LLVMInt32TypeInContext(ctx);
+    let nonzero = match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMIntegerTypeKind => LLVMBuildICmp(
+            b,
+            LLVMIntPredicate::LLVMIntNE,
+            v,
+            LLVMConstNull(ty),
+            c"".as_ptr(),
+        ),
+        LLVMTypeKind::LLVMPointerTypeKind => LLVMBuildIsNotNull(b, v, c"".as_ptr()),
+        _ => return LLVMConstInt(i32t, 1, 0),
+    };
+    LLVMBuildZExt(b, nonzero, i32t, c"".as_ptr())
+}
