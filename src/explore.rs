@@ -298,9 +298,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        for e in &execution.events {
-            if e.kind() == Kind::Nondet && e.flags & FLAG_RESTRICTED != 0 {
-                restricted.entry(e.site).or_insert(e.choices);
+        // Only programs that use the verifier API have nondeterministic values.
+        if program.verifier_api {
+            for e in &execution.events {
+                if e.kind() == Kind::Nondet && e.flags & FLAG_RESTRICTED != 0 {
+                    restricted.entry(e.site).or_insert(e.choices);
+                }
             }
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {

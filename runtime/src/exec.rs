@@ -18,8 +18,8 @@ use std::ptr;
 
 use cdpor_sched::event::{FLAG_FAILED, FLAG_SCAN, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::ops::memory::Summary;
+use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
-use cdpor_sched::ops::{nondet, Mode};
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
 };
@@ -503,9 +503,6 @@ impl Exec {
                 let th = self.threads[t as usize];
                 let index = th.children;
                 self.threads[t as usize].children += 1;
-                if self.created >= self.hdr().max_threads {
-                    self.finish(Outcome::ThreadBound, t, 0)
-                }
                 match self.number(t, index) {
                     Some(child) if self.new_thread(child, th.start, th.arg, t, index) => {
                         self.created += 1;
@@ -611,12 +608,7 @@ impl Exec {
                     sec.choice = Some((ev.choices, ev.choice));
                 }
                 for r in ops::footprint(&ev).ranges() {
-                    let bits = match r.mode {
-                        Mode::Read => ops::memory::MODE_READ,
-                        Mode::Write => ops::memory::MODE_WRITE,
-                        Mode::ReadWrite => ops::memory::MODE_READ_WRITE,
-                    };
-                    sec.summary.add(r.lo, r.hi - r.lo, bits);
+                    sec.summary.add_range(r);
                 }
             }
             k => {

@@ -86,15 +86,15 @@ impl Pass<'_, '_> {
         used
     }
 
-    fn hook(&self, name: &str, ret: LLVMTypeKindRet, params: usize) -> FunctionValue<'_> {
+    fn hook(&self, name: &str, ret: Ret, params: usize) -> FunctionValue<'_> {
         let c = self.context;
         let i32t = c.i32_type();
         let args: Vec<inkwell::types::BasicMetadataTypeEnum> =
             (0..params).map(|_| i32t.into()).collect();
         self.module.get_function(name).unwrap_or_else(|| {
             let ty = match ret {
-                LLVMTypeKindRet::Void => c.void_type().fn_type(&args, false),
-                LLVMTypeKindRet::I64 => c.i64_type().fn_type(&args, false),
+                Ret::Void => c.void_type().fn_type(&args, false),
+                Ret::I64 => c.i64_type().fn_type(&args, false),
             };
             self.module.add_function(name, ty, None)
         })
@@ -130,7 +130,7 @@ impl Pass<'_, '_> {
         unsafe {
             match a {
                 Api::Error => {
-                    let h = self.hook("__cdpor_reach_error", LLVMTypeKindRet::Void, 1);
+                    let h = self.hook("__cdpor_reach_error", Ret::Void, 1);
                     b.build_call(h, &[site_v.into()], "").expect("positioned");
                 }
                 Api::AtomicBegin | Api::AtomicEnd => {
@@ -139,11 +139,11 @@ impl Pass<'_, '_> {
                     } else {
                         "__cdpor_atomic_end"
                     };
-                    let h = self.hook(name, LLVMTypeKindRet::Void, 1);
+                    let h = self.hook(name, Ret::Void, 1);
                     b.build_call(h, &[site_v.into()], "").expect("positioned");
                 }
                 Api::Assume => {
-                    let h = self.hook("__cdpor_assume", LLVMTypeKindRet::Void, 2);
+                    let h = self.hook("__cdpor_assume", Ret::Void, 2);
                     let cond = if LLVMGetNumOperands(call) > 1 {
                         let arg = LLVMGetOperand(call, 0);
                         truth(b.as_mut_ptr(), arg)
@@ -155,7 +155,7 @@ impl Pass<'_, '_> {
                         .expect("positioned");
                 }
                 Api::Nondet { signed } => {
-                    let h = self.hook("__cdpor_nondet", LLVMTypeKindRet::I64, 3);
+                    let h = self.hook("__cdpor_nondet", Ret::I64, 3);
                     let ty = LLVMTypeOf(call);
                     let kind = LLVMGetTypeKind(ty);
                     let bits = match kind {
@@ -217,8 +217,8 @@ impl Pass<'_, '_> {
             return;
         };
         let site = self.site_of(f, first.as_value_ref(), &name);
-        let begin = self.hook("__cdpor_atomic_begin", LLVMTypeKindRet::Void, 1);
-        let end = self.hook("__cdpor_atomic_end", LLVMTypeKindRet::Void, 1);
+        let begin = self.hook("__cdpor_atomic_begin", Ret::Void, 1);
+        let end = self.hook("__cdpor_atomic_end", Ret::Void, 1);
         let b = self.context.create_builder();
         let site_v = self.context.i32_type().const_int(site as u64, false);
         let mut rets = Vec::new();
@@ -240,7 +240,7 @@ impl Pass<'_, '_> {
 }
 
 #[derive(Clone, Copy)]
-enum LLVMTypeKindRet {
+enum Ret {
     Void,
     I64,
 }

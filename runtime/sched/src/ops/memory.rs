@@ -110,6 +110,16 @@ impl Summary {
         }
     }
 
+    /// Adds a range of an access's footprint.
+    pub fn add_range(&mut self, r: &Range) {
+        let bits = match r.mode {
+            Mode::Read => MODE_READ,
+            Mode::Write => MODE_WRITE,
+            Mode::ReadWrite => MODE_READ_WRITE,
+        };
+        self.add(r.lo, r.hi - r.lo, bits);
+    }
+
     /// Writes the summary into the `Atomic` event `e`.
     pub fn store(&self, e: &mut Event) {
         let parts: [(u64, u64, u8); 2] = if self.overflow {

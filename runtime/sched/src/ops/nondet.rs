@@ -25,9 +25,11 @@ pub fn event(lo: i64, n: u32, restricted: bool, site: u32) -> Event {
 /// `[lo, hi]` for types too wide to explore whole: the first value, how many, and
 /// whether that leaves values of the type out.
 pub fn domain(bits: u32, signed: bool, lo: i64, hi: i64) -> (i64, u32, bool) {
-    if bits == 0 || bits > 64 {
+    if bits == 0 {
         return (0, 1, true);
     }
+    // Wider integers take the range too (sign-extended by the program).
+    let bits = bits.min(64);
     let (tmin, tmax): (i128, i128) = if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {
@@ -62,6 +64,7 @@ mod tests {
         assert_eq!(domain(8, true, -1, 3), (-128, 256, false));
         assert_eq!(domain(8, false, -1, 3), (0, 256, false));
         assert_eq!(domain(32, true, -1, 3), (-1, 5, true));
+        assert_eq!(domain(128, true, -1, 3), (-1, 5, true));
         assert_eq!(domain(16, false, 0, 65535), (0, 65536, false));
         assert_eq!(domain(16, true, -40000, 40000), (-32768, 65536, false));
     }
