@@ -50,6 +50,13 @@ pub enum End {
     Diverged(Tid),
     /// Cut: a create went past `--max-threads` (or the names cdpor can number).
     ThreadBound,
+    /// Cut: a loop of thread `tid` ran `--unroll` iterations (at `site`).
+    LoopBound {
+        tid: Tid,
+        site: u32,
+    },
+    /// Every thread left is blocked, and some wait in a loop that cannot make progress.
+    Livelock,
     /// An assumption was false: an infeasible execution.
     AssumeFail {
         tid: Tid,
@@ -141,7 +148,11 @@ impl Executor {
             if opts.run.svcomp {
                 hdr.flags |= shm::FLAG_SVCOMP;
             }
+            if !opts.run.spurious_wakeups {
+                hdr.flags |= shm::FLAG_NO_SPURIOUS;
+            }
             hdr.max_threads = opts.run.max_threads;
+            hdr.unroll = opts.run.unroll;
             (hdr.nondet_lo, hdr.nondet_hi) = opts.run.nondet;
         }
         let main = ThreadName {
@@ -331,6 +342,8 @@ impl Executor {
                 Outcome::StepBound => End::StepBound,
                 Outcome::Diverged => End::Diverged(tid),
                 Outcome::ThreadBound => End::ThreadBound,
+                Outcome::LoopBound => End::LoopBound { tid, site },
+                Outcome::Livelock => End::Livelock,
                 Outcome::AssumeFail => End::AssumeFail { tid, site },
                 Outcome::ReachError => End::ReachError { tid, site },
                 Outcome::Unsupported => End::Unsupported {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use std::collections::BTreeMap;
 
-use cdpor_sched::event::FLAG_RESTRICTED;
+use cdpor_sched::event::{FLAG_FAILED, FLAG_RESTRICTED};
 use cdpor_sched::{Event, Kind, Step, Tid};
 
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
@@ -27,6 +27,10 @@ pub struct Options {
     pub run: RunOptions,
 }
 
+/// `--unroll`'s default: enough for the loops of small test programs, few enough that a
+/// loop that polls with side effects gives an exploration that ends.
+pub const DEFAULT_UNROLL: u32 = 100;
+
 /// Options the runtime applies inside each execution.
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
@@ -37,6 +41,11 @@ pub struct RunOptions {
     pub max_threads: u32,
     /// The values a nondeterministic integer too wide to explore whole takes.
     pub nondet: (i64, i64),
+    /// Iterations with an effect one activation of a loop may run while other threads
+    /// live.
+    pub unroll: u32,
+    /// Condition waits may end without a signal.
+    pub spurious_wakeups: bool,
 }
 
 impl Default for RunOptions {
@@ -45,6 +54,8 @@ impl Default for RunOptions {
             svcomp: false,
             max_threads: u32::MAX,
             nondet: (-1, 3),
+            unroll: DEFAULT_UNROLL,
+            spurious_wakeups: true,
         }
     }
 }
@@ -55,6 +66,7 @@ pub enum ErrorKind {
     Deadlock,
     Crash,
     Abort,
+    Livelock,
 }
 
 impl ErrorKind {
@@ -64,6 +76,7 @@ impl ErrorKind {
             ErrorKind::Deadlock => "deadlock",
             ErrorKind::Crash => "crash",
             ErrorKind::Abort => "abort",
+            ErrorKind::Livelock => "livelock",
         }
     }
 }
@@ -93,7 +106,7 @@ impl Found {
                 site, signal, pc, ..
             } => format!("{site}:{signal}:{pc:#x}"),
             End::Died(s) => s.clone(),
-            End::Deadlock => {
+            End::Deadlock | End::Livelock => {
                 let mut waits: Vec<(u32, u8, u32)> =
                     x.blocked.iter().map(|b| (b.tid, b.kind, b.site)).collect();
                 waits.sort();
@@ -120,6 +133,8 @@ pub struct Summary {
     pub assume_blocked: u64,
     /// Executions cut by `--max-threads` (also counted in `stats.bounded`).
     pub thread_bounded: u64,
+    /// Executions cut by `--unroll` (also counted in `stats.bounded`).
+    pub loop_bounded: u64,
     /// Executions that deadlocked where a deadlock is no error (`--svcomp`).
     pub stuck: u64,
     /// Nondeterministic values explored over part of their type, by site: how many
@@ -169,8 +184,9 @@ pub enum Fatal {
 fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
     match end {
         End::Assertion { .. } | End::ReachError { .. } => Some(ErrorKind::Assertion),
-        End::Deadlock if svcomp => None,
+        End::Deadlock | End::Livelock if svcomp => None,
         End::Deadlock => Some(ErrorKind::Deadlock),
+        End::Livelock => Some(ErrorKind::Livelock),
         End::Crash { .. } | End::Died(_) => Some(ErrorKind::Crash),
         End::Abort { .. } => Some(ErrorKind::Abort),
         _ => None,
@@ -182,15 +198,38 @@ struct Progress {
     last: Instant,
 }
 
+/// What the live line shows.
+struct Counts {
+    stats: Stats,
+    awaits: u64,
+    errors: u64,
+    /// Executions cut by each bound so far.
+    cut_by: [(&'static str, u64); 3],
+}
+
 impl Progress {
-    fn tick(&mut self, start: Instant, executions: u64, errors: u64) {
+    fn tick(&mut self, start: Instant, c: &Counts) {
         if self.on && self.last.elapsed() >= Duration::from_millis(250) {
             self.last = Instant::now();
             let secs = start.elapsed().as_secs_f64();
-            let rate = executions as f64 / secs.max(1e-9);
+            let executions = c.stats.executions;
+            let rate = (executions + c.stats.blocked + c.stats.bounded) as f64 / secs.max(1e-9);
+            let cutting: Vec<String> = (c.cut_by.iter())
+                .filter(|b| b.1 > 0)
+                .map(|(bound, n)| format!("{n} cut by {bound}"))
+                .collect();
+            let cutting = if cutting.is_empty() {
+                String::new()
+            } else {
+                format!(", {}", cutting.join(", "))
+            };
             let _ = write!(
                 std::io::stderr(),
-                "\r\x1b[K[cdpor] {executions} executions, {rate:.0}/s, {errors} errors, {secs:.1} s"
+                "\r\x1b[K[cdpor] {executions} executions, {rate:.0}/s, {} blocked, {} awaits, \
+                 {} errors{cutting}, {secs:.1} s",
+                c.stats.blocked,
+                c.awaits,
+                c.errors
             );
             let _ = std::io::stderr().flush();
         }
@@ -223,7 +262,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         last: Instant::now(),
     };
     let mut runs = 0u64;
-    let (mut assume_blocked, mut thread_bounded, mut stuck) = (0, 0, 0);
+    let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
+    // Loops that waited for another thread (awaits), over all executions.
+    let mut awaits = 0u64;
     let mut restricted = BTreeMap::new();
     // For developers: every execution's events, to see what the engine explored.
     let trace_executions = std::env::var_os("CDPOR_TRACE").is_some();
@@ -246,6 +287,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         }
         let execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
+        awaits += (execution.events.iter())
+            .chain(execution.pending.iter().map(|p| &p.event))
+            .filter(|e| e.kind() == Kind::Await && e.flags & FLAG_FAILED == 0)
+            .count() as u64;
         if trace_executions {
             eprintln!(
                 "execution {runs}: {:?} -> {:?}",
@@ -276,14 +321,18 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             End::StepBound => TraceEnd::Bounded,
             End::ThreadBound => {
                 thread_bounded += 1;
-                TraceEnd::Bounded
+                TraceEnd::Stopped
+            }
+            End::LoopBound { .. } => {
+                loop_bounded += 1;
+                TraceEnd::Stopped
             }
             End::Crash { .. } | End::Died(_) => TraceEnd::Maximal { killed: true },
             End::AssumeFail { .. } => {
                 assume_blocked += 1;
                 TraceEnd::Maximal { killed: true }
             }
-            End::Deadlock if opts.run.svcomp => {
+            End::Deadlock | End::Livelock if opts.run.svcomp => {
                 stuck += 1;
                 TraceEnd::Maximal { killed: false }
             }
@@ -323,13 +372,25 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 break;
             }
         }
-        progress.tick(start, engine.stats().executions, failing);
+        let stats = engine.stats();
+        let counts = Counts {
+            stats,
+            awaits,
+            errors: failing,
+            cut_by: [
+                ("--unroll", loop_bounded),
+                ("--max-threads", thread_bounded),
+                ("--max-steps", stats.bounded - loop_bounded - thread_bounded),
+            ],
+        };
+        progress.tick(start, &counts);
     }
     progress.clear();
     Ok(Summary {
         stats: engine.stats(),
         assume_blocked,
         thread_bounded,
+        loop_bounded,
         stuck,
         restricted,
         names: Names(executor.names()),

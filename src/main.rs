@@ -81,6 +81,16 @@ struct BuildArgs {
     /// types take all theirs); a run that leaves values out is incomplete.
     #[arg(long, value_name = "LO..HI", default_value = "-1..3", value_parser = parse_range, allow_hyphen_values = true)]
     nondet_range: (i64, i64),
+    /// Iterations with an effect that one run of a loop may make while other threads are
+    /// alive; an execution that reaches it stops that thread there and counts as cut
+    /// (verdict incomplete). Loops that only wait are not bounded: they block until
+    /// another thread changes what they read.
+    #[arg(long, value_name = "N", default_value_t = explore::DEFAULT_UNROLL)]
+    unroll: u32,
+    /// Condition waits end only when signalled (POSIX lets them end without a signal,
+    /// which cdpor explores by default, except under --svcomp).
+    #[arg(long)]
+    no_spurious_wakeups: bool,
 }
 
 fn parse_range(s: &str) -> Result<(i64, i64), String> {
@@ -115,6 +125,8 @@ impl BuildArgs {
                 cdpor_sched::MAX_THREADS as u32 - 1
             }),
             nondet: self.nondet_range,
+            unroll: self.unroll,
+            spurious_wakeups: !self.no_spurious_wakeups && !self.svcomp,
         }
     }
 }

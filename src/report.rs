@@ -107,6 +107,10 @@ impl Namer<'_> {
                 )
             }
             Kind::AssumeFail => ("assumption fails".to_string(), String::new()),
+            Kind::Await => (
+                "loop resumes (what it read changed)".to_string(),
+                String::new(),
+            ),
             Kind::Fence => ("fence".to_string(), String::new()),
             Kind::Lock => named("lock"),
             Kind::TryLock if e.failed() => named("trylock (busy)"),
@@ -133,6 +137,10 @@ impl Namer<'_> {
             Kind::CondSignal => (format!("cond signal, wakes {}", t(e.aux)), here()),
             Kind::CondBroadcast if e.failed() => named("cond broadcast (no waiter)"),
             Kind::CondBroadcast => named("cond broadcast"),
+            Kind::CondWake if e.failed() => (
+                "cond wakes without a signal (spurious)".to_string(),
+                format!("{}, relocks {}", here(), self.object(e.arg, x)),
+            ),
             Kind::CondWake => (
                 "cond wakes".to_string(),
                 format!("{}, relocks {}", here(), self.object(e.arg, x)),
@@ -285,6 +293,10 @@ impl Namer<'_> {
                 let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
                 format!("deadlock: {}", waits.join("; "))
             }
+            End::Livelock => {
+                let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
+                format!("livelock: {}", waits.join("; "))
+            }
             other => format!("{other:?}"),
         }
     }
@@ -328,8 +340,38 @@ impl Namer<'_> {
                     self.object(b.arg, x)
                 )
             }
+            Kind::Await => {
+                let seen = self.last_reads(b, x);
+                let what = if seen.is_empty() {
+                    "it reads nothing another thread can change".to_string()
+                } else {
+                    format!("no thread will change {}", seen.join(", "))
+                };
+                format!("{} spins in the loop{loc}: {what}", t(b.tid))
+            }
             _ => format!("{} waits{loc}", t(b.tid)),
         }
+    }
+
+    /// What the spinning thread of the pending await `b` last read of the bytes it
+    /// waits on, as `name = value`.
+    fn last_reads(&self, b: &Event, x: &Execution) -> Vec<String> {
+        let watched = cdpor_sched::ops::footprint(b);
+        let mut seen: Vec<(u64, String)> = Vec::new();
+        for e in x.events.iter().rev().filter(|e| e.tid == b.tid) {
+            if e.kind() == Kind::Await || seen.len() >= 4 {
+                break;
+            }
+            let inside = cdpor_sched::ops::footprint(e)
+                .ranges()
+                .all(|r| watched.ranges().any(|w| w.lo <= r.lo && r.hi <= w.hi));
+            if e.flags & FLAG_VALUE == 0 || !inside || seen.iter().any(|s| s.0 == e.addr) {
+                continue;
+            }
+            let name = self.accessed(e, x);
+            seen.push((e.addr, format!("{name} = {}", show_value(e.value, e.len))));
+        }
+        seen.into_iter().rev().map(|s| s.1).collect()
     }
 
     /// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
@@ -369,10 +411,9 @@ impl Namer<'_> {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
             End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
             End::Abort { site, .. } | End::ReachError { site, .. } => self.location(*site),
-            End::Deadlock => f
-                .execution
-                .blocked
-                .first()
+            End::Deadlock | End::Livelock => (f.execution.blocked.iter())
+                .find(|b| b.kind() == Kind::Await)
+                .or(f.execution.blocked.first())
                 .map(|b| self.location(b.site))
                 .unwrap_or_default(),
             _ => String::new(),
@@ -507,7 +548,14 @@ fn error_thread(f: &Found) -> Tid {
         | End::Abort { tid, .. }
         | End::Crash { tid, .. }
         | End::ReachError { tid, .. } => *tid,
-        End::Deadlock => f.execution.blocked.first().map(|b| b.tid()).unwrap_or(0),
+        End::Deadlock | End::Livelock => {
+            let blocked = &f.execution.blocked;
+            // The thread that spins, for a livelock.
+            (blocked.iter().find(|b| b.kind() == Kind::Await))
+                .or(blocked.first())
+                .map(|b| b.tid())
+                .unwrap_or(0)
+        }
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
     }
 }
@@ -543,9 +591,15 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
         Some(Cut::Interrupted(sig)) => parts.push(format!("interrupted by {}", signal_name(*sig))),
         None => {}
     }
-    let by_steps = s.stats.bounded - s.thread_bounded;
+    let by_steps = s.stats.bounded - s.thread_bounded - s.loop_bounded;
     if by_steps > 0 {
         parts.push(format!("{by_steps} executions cut by --max-steps"));
+    }
+    if s.loop_bounded > 0 {
+        parts.push(format!(
+            "{} executions cut by --unroll (a loop ran that many iterations)",
+            s.loop_bounded
+        ));
     }
     if s.thread_bounded > 0 {
         parts.push(format!(
@@ -641,7 +695,7 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("  found in execution {} of this run; {counts}\n\n", f.index);
         out += &format!("Interleaving ({} events):\n", f.execution.events.len());
         out += &interleaving(namer, f);
-        if f.kind == ErrorKind::Deadlock {
+        if matches!(f.kind, ErrorKind::Deadlock | ErrorKind::Livelock) {
             out += "\nBlocked threads:\n";
             for b in &f.execution.blocked {
                 out += &format!("  {}\n", namer.wait(b, &f.execution));
@@ -684,6 +738,8 @@ pub fn normal_end(end: &End) -> String {
         End::StepBound => "cut by --max-steps".into(),
         End::SleepBlocked => "every thread left to run was asleep".into(),
         End::ThreadBound => "cut by --max-threads".into(),
+        End::LoopBound { .. } => "cut by --unroll".into(),
+        End::Livelock => "every thread left waits for good (some spin)".into(),
         End::AssumeFail { .. } => "an assumption was false (an infeasible execution)".into(),
         End::Deadlock => "every thread left is blocked for good".into(),
         other => format!("{other:?}"),

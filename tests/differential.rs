@@ -43,7 +43,16 @@ enum Stmt {
     Locked(usize, Vec<Stmt>),
     TryLocked(usize, Vec<Stmt>),
     Wait,
-    Signal { broadcast: bool, locked: bool },
+    /// `while (!flag) pthread_cond_wait(...)`.
+    WaitLoop,
+    /// `while (x != n) {}`: an await (or a livelock).
+    Spin(usize, i32),
+    /// A test-and-set acquire of `x` as a spin lock, and its release.
+    SpinLocked(usize, Vec<Stmt>),
+    Signal {
+        broadcast: bool,
+        locked: bool,
+    },
     CrashIf(i32),
     Errno(i32),
     Spawn(Vec<Stmt>),
@@ -80,6 +89,9 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         2 => (0..2usize, prop::collection::vec(simple(), 1..3)).prop_map(|(m, b)| Stmt::Locked(m, b)),
         1 => (0..2usize, simple()).prop_map(|(m, s)| Stmt::TryLocked(m, vec![s])),
         1 => Just(Stmt::Wait),
+        1 => Just(Stmt::WaitLoop),
+        1 => (0..3usize, 0..3i32).prop_map(|(v, n)| Stmt::Spin(v, n)),
+        1 => (0..3usize, simple()).prop_map(|(v, s)| Stmt::SpinLocked(v, vec![s])),
         1 => (any::<bool>(), any::<bool>()).prop_map(|(broadcast, locked)| Stmt::Signal { broadcast, locked }),
         1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
     ]
@@ -90,8 +102,11 @@ fn events(s: &Stmt) -> usize {
     match s {
         Stmt::Errno(_) | Stmt::CrashIf(_) => 0,
         Stmt::StrCat => 2,
-        Stmt::Locked(_, b) | Stmt::TryLocked(_, b) => 2 + b.iter().map(events).sum::<usize>(),
-        Stmt::Wait => 5,
+        Stmt::Locked(_, b) | Stmt::TryLocked(_, b) | Stmt::SpinLocked(_, b) => {
+            2 + b.iter().map(events).sum::<usize>()
+        }
+        Stmt::Wait | Stmt::WaitLoop => 5,
+        Stmt::Spin(..) => 2,
         Stmt::Signal { locked: true, .. } => 4,
         Stmt::Signal { locked: false, .. } => 2,
         Stmt::Spawn(b) => 4 + b.iter().map(events).sum::<usize>(),
@@ -160,6 +175,23 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             out,
             "{indent}pthread_mutex_lock(&m0);\n{indent}if (!flag)\n{indent}    pthread_cond_wait(&c, &m0);\n{indent}pthread_mutex_unlock(&m0);"
         ),
+        Stmt::WaitLoop => writeln!(
+            out,
+            "{indent}pthread_mutex_lock(&m0);\n{indent}while (!flag)\n{indent}    pthread_cond_wait(&c, &m0);\n{indent}pthread_mutex_unlock(&m0);"
+        ),
+        Stmt::Spin(v, n) => writeln!(out, "{indent}while ({} != {n}) {{\n{indent}}}", x(v)),
+        Stmt::SpinLocked(v, body) => {
+            writeln!(
+                out,
+                "{indent}while (__atomic_exchange_n(&{}, 1, __ATOMIC_SEQ_CST) == 1) {{\n{indent}}}",
+                x(v)
+            )
+            .unwrap();
+            for s in body {
+                render_stmt(out, s, t, children, indent);
+            }
+            writeln!(out, "{indent}__atomic_store_n(&{}, 0, __ATOMIC_SEQ_CST);", x(v))
+        }
         Stmt::Signal { broadcast, locked } => {
             let f = if *broadcast {
                 "pthread_cond_broadcast"
@@ -210,7 +242,9 @@ fn render_children(out: &mut String, body: &[Stmt], t: usize, children: &mut usi
                 writeln!(out, "    return (void *)(long)r;\n}}\n").unwrap();
                 *children += 1;
             }
-            Stmt::Locked(_, b) | Stmt::TryLocked(_, b) => render_children(out, b, t, children),
+            Stmt::Locked(_, b) | Stmt::TryLocked(_, b) | Stmt::SpinLocked(_, b) => {
+                render_children(out, b, t, children)
+            }
             _ => {}
         }
     }

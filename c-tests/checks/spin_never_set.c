@@ -1,11 +1,14 @@
-/* A thread busy-waits on a shared flag that nothing ever sets. Every iteration is a
- * visible load, so the single execution (the loads commute with main's events) runs into
- * --max-steps 200 and is cut: no error found, exploration incomplete (exit 3), 1 bounded.
+/* A thread busy-waits on a shared flag that nothing ever sets. Its second look at the
+ * flag finds what the first found and nothing wrote it since: the loop waits for a write
+ * that no thread will make, while main waits to join it, which is a livelock (one
+ * execution: the load commutes with main's events). Under --svcomp it is no error.
  *
  * cdpor-test
- * run: --max-steps 200 ; verdict=incomplete exit=3 bounded=1
- * run: --max-steps 200 --algorithm source ; verdict=incomplete exit=3
- * run: --max-steps 200 --algorithm classic ; verdict=incomplete exit=3
+ * run: --max-steps 200 ; verdict=error kind=livelock location=spin_never_set.c:20 executions=1 messages="spins in the loop"
+ * run: --algorithm source ; verdict=error kind=livelock executions=1
+ * run: --algorithm classic ; verdict=error kind=livelock executions=1
+ * run: --algorithm none ; verdict=error kind=livelock executions=1
+ * run: --svcomp ; verdict=safe executions=1
  */
 #include <pthread.h>
 

@@ -22,8 +22,19 @@ void __cdpor_store(void *p, uint64_t len, uint64_t value, uint32_t site, uint32_
     cdpor_access(CDPOR_K_WRITE, (uint64_t)(uintptr_t)p, len, value, site, flags);
 }
 
-void __cdpor_rmw(void *p, uint64_t len, uint32_t site) {
-    cdpor_access(CDPOR_K_RMW, (uint64_t)(uintptr_t)p, len, 0, site, 1);
+/* `op` is LLVM's AtomicRMWBinOp + 1 (0: unknown) and `operand` its operand, so that the
+ * runtime knows when the operation leaves memory as it was (an exchange of the value
+ * already there). */
+void __cdpor_rmw(void *p, uint64_t len, uint64_t operand, uint32_t op, uint32_t site) {
+    cdpor_access(CDPOR_K_RMW, (uint64_t)(uintptr_t)p, len, operand, site, 1 | op << 8);
+}
+
+/* The head of a loop (`flags`: bit 0, entered through its back edge; bit 1, its
+ * iterations can have no effect beyond events), with the loop-carried values `vals[n]`,
+ * which live in the frame of the function running the loop. */
+void __cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t n,
+                  uint32_t site) {
+    cdpor_loop(loop, flags, vals, n, site);
 }
 
 /* The runtime compares memory with `expected` when the cmpxchg is scheduled, so the event

@@ -16,7 +16,10 @@
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
 
-use cdpor_sched::event::{FLAG_FAILED, FLAG_SCAN, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::event::{
+    FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE,
+};
+use cdpor_sched::ops::awaits::{self, Watch};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
@@ -85,7 +88,43 @@ fn lib_event(r: &Ranges, site: u32) -> Event {
 struct Section {
     summary: Summary,
     choice: Option<(u32, u32)>,
+    /// Something it did changed memory (`awaits::changes_state`).
+    changed: bool,
 }
+
+/// Loop-carried values a loop record keeps; the instrumentation does not let a loop with
+/// more wait (`cdpor_loop`).
+const LOOP_VALS: usize = 6;
+/// Loops a thread keeps track of at once (innermost activations first out).
+const LOOP_RECORDS: usize = 6;
+
+/// A thread's last visit of the head of one activation of a loop.
+#[derive(Clone, Copy)]
+struct LoopRecord {
+    loop_id: u32,
+    /// The frame of the function running it: activations of one loop in recursive calls
+    /// are different loops.
+    frame: u64,
+    /// The step, and the thread's events and state-changing events, at that visit.
+    step: u32,
+    events: u32,
+    changes: u32,
+    /// Iterations that count toward `--unroll`.
+    iterations: u32,
+    vals: [u64; LOOP_VALS],
+    n: u32,
+}
+
+const NO_RECORD: LoopRecord = LoopRecord {
+    loop_id: u32::MAX,
+    frame: 0,
+    step: 0,
+    events: 0,
+    changes: 0,
+    iterations: 0,
+    vals: [0; LOOP_VALS],
+    n: 0,
+};
 
 #[derive(Clone, Copy)]
 struct Thread {
@@ -122,6 +161,14 @@ struct Thread {
     section: Option<Section>,
     /// Its `AssertFail` is a call of `reach_error()` (or `__VERIFIER_error()`).
     reach: bool,
+    /// Its events so far, and those that changed memory or the synchronization state.
+    events: u32,
+    changes: u32,
+    loops: [LoopRecord; LOOP_RECORDS],
+    /// A loop of it reached `--unroll`: it waits for good.
+    cut: bool,
+    /// Its `changes` right after its last condition wait ended without a signal.
+    spurious_mark: Option<u32>,
 }
 
 const UNUSED: Thread = Thread {
@@ -159,6 +206,11 @@ const UNUSED: Thread = Thread {
     atomic: 0,
     section: None,
     reach: false,
+    events: 0,
+    changes: 0,
+    loops: [NO_RECORD; LOOP_RECORDS],
+    cut: false,
+    spurious_mark: None,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -207,6 +259,8 @@ pub struct Exec {
     boot_sp: *mut c_void,
     /// Threads created in this execution, main excluded.
     created: u32,
+    /// Threads whose pending `Await` no write has woken yet.
+    awaiting: u32,
 }
 
 static EXEC: Global<Option<Exec>> = Global::new(None);
@@ -285,6 +339,7 @@ pub unsafe fn start(
         envp,
         boot_sp: ptr::null_mut(),
         created: 0,
+        awaiting: 0,
     });
     let e = ex();
     if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
@@ -392,8 +447,8 @@ impl Exec {
         let enabled = live
             .iter()
             .filter(|&t| {
-                let p = &self.threads[t as usize].pending;
-                ops::enabled(self, p) && !self.over_thread_bound(p)
+                let th = &self.threads[t as usize];
+                ops::enabled(self, &th.pending) && !self.over_thread_bound(&th.pending) && !th.cut
             })
             .collect();
         (enabled, live)
@@ -415,15 +470,20 @@ impl Exec {
             }
             Pick::Done => self.finish(Outcome::Exit, self.cur, 0),
             Pick::Deadlock => {
-                let bounded = live
-                    .iter()
-                    .any(|t| self.over_thread_bound(&self.threads[t as usize].pending));
-                let outcome = if bounded {
-                    Outcome::ThreadBound
-                } else {
-                    Outcome::Deadlock
+                // A bound that stopped a thread may be why the others cannot go on.
+                let any = |f: &dyn Fn(&Thread) -> bool| {
+                    live.iter().find(|&t| f(&self.threads[t as usize]))
                 };
-                self.finish(outcome, self.cur, 0)
+                let (outcome, t) = if let Some(t) = any(&|th| th.cut) {
+                    (Outcome::LoopBound, t)
+                } else if let Some(t) = any(&|th| self.over_thread_bound(&th.pending)) {
+                    (Outcome::ThreadBound, t)
+                } else if let Some(t) = any(&|th| th.pending.kind() == Kind::Await) {
+                    (Outcome::Livelock, t)
+                } else {
+                    (Outcome::Deadlock, self.cur)
+                };
+                self.finish(outcome, t, 0)
             }
             Pick::SleepBlocked => self.finish(Outcome::SleepBlocked, self.cur, 0),
             Pick::StepBound => self.finish(Outcome::StepBound, self.cur, 0),
@@ -607,6 +667,7 @@ impl Exec {
                 if ev.kind() == Kind::Nondet {
                     sec.choice = Some((ev.choices, ev.choice));
                 }
+                sec.changed |= awaits::changes_state(&ev);
                 for r in ops::footprint(&ev).ranges() {
                     sec.summary.add_range(r);
                 }
@@ -638,6 +699,9 @@ impl Exec {
             ev.choices = n;
             ev.choice = c;
         }
+        if !sec.changed {
+            ev.flags |= FLAG_SILENT;
+        }
         self.record(ev);
     }
 
@@ -652,15 +716,23 @@ impl Exec {
                 let Some(current) = probe::load(ev.addr, ev.len) else {
                     self.crash_at(ev, ev.addr)
                 };
-                if ev.kind() == Kind::CmpXchg {
-                    let mask = if ev.len >= 8 {
-                        u64::MAX
-                    } else {
-                        (1u64 << (8 * ev.len)) - 1
+                let mask = mask(ev.len);
+                if ev.kind() == Kind::CmpXchg && current != ev.value & mask {
+                    ev.flags |= FLAG_FAILED;
+                }
+                if ev.kind() == Kind::Rmw {
+                    // `aux`: LLVM's AtomicRMWBinOp + 1; `value`: the operand.
+                    let operand = ev.value & mask;
+                    let silent = match ev.aux.checked_sub(1) {
+                        Some(0) => current == operand,
+                        Some(1 | 2 | 5 | 6) => operand == 0,
+                        Some(3) => operand == mask,
+                        _ => false,
                     };
-                    if current != ev.value & mask {
-                        ev.flags |= FLAG_FAILED;
+                    if silent {
+                        ev.flags |= FLAG_SILENT;
                     }
+                    ev.aux = 0;
                 }
                 ev.value = current;
                 ev.flags |= FLAG_VALUE;
@@ -668,6 +740,12 @@ impl Exec {
             Kind::Write => {
                 if let Some(bad) = probe::unwritable(ev.addr, ev.len as u64) {
                     self.crash_at(ev, bad)
+                }
+                if ev.flags & FLAG_VALUE != 0
+                    && ev.len <= 8
+                    && probe::load(ev.addr, ev.len) == Some(ev.value & mask(ev.len))
+                {
+                    ev.flags |= FLAG_SILENT;
                 }
                 if ev.flags & FLAG_STORE != 0 {
                     let n = (ev.len as usize).min(8);
@@ -735,6 +813,67 @@ impl Exec {
             (*self.hdr).n_events = i as u32 + 1;
         }
         self.sched.executed(&ev);
+        let th = &mut self.threads[ev.tid as usize % MAX_THREADS];
+        th.events += 1;
+        th.changes += u32::from(awaits::changes_state(&ev));
+        if self.awaiting > 0 {
+            awaits::wake(self, &ev, i as u32);
+            self.awaiting = self
+                .ready
+                .iter()
+                .filter(|&t| {
+                    let p = &self.threads[t as usize].pending;
+                    p.kind() == Kind::Await && !awaits::woken(p) && !self.threads[t as usize].cut
+                })
+                .count() as u32;
+        }
+    }
+
+    /// The event recorded at step `i`.
+    fn event_at(&self, i: usize) -> Event {
+        unsafe { self.events.add(i).read() }
+    }
+
+    /// Thread `t` is back at the head of a loop whose last iteration, from step `from`
+    /// to now, changed nothing and ended with the values it began with: the bytes that
+    /// iteration depended on, unless another thread has written some of them since
+    /// (then the next iteration may differ).
+    fn stalled(&self, t: Tid, from: usize, site: u32) -> Option<Watch> {
+        let now = self.sched.step();
+        let mut watch = Watch::default();
+        for i in from..now {
+            let e = self.event_at(i);
+            if e.tid == t {
+                for r in ops::footprint(&e).ranges() {
+                    watch.add(r);
+                }
+            }
+        }
+        let fp = ops::footprint(&awaits::event(&watch, site));
+        let written = (from..now).any(|i| {
+            let e = self.event_at(i);
+            e.tid != t && ops::footprint(&e).conflicts(&fp, true)
+        });
+        (!written).then_some(watch)
+    }
+
+    /// The current thread's loop cannot make progress: it waits until a write to what
+    /// it depends on wakes it (forever, if nothing can).
+    fn wait_for_change(&mut self, watch: &Watch, site: u32) {
+        self.awaiting += 1;
+        self.submit(awaits::event(watch, site));
+    }
+
+    /// The current thread ran a loop `--unroll` times: it stops there for good.
+    fn cut_by_unroll(&mut self, site: u32) -> ! {
+        let t = self.cur as usize;
+        self.threads[t].cut = true;
+        self.submit(Event {
+            site,
+            flags: FLAG_FAILED,
+            ..Event::new(0, Kind::Await)
+        });
+        unsafe { libc::_exit(3) }
     }
 
     /// Writes how the execution ended and leaves the process.
@@ -744,7 +883,9 @@ impl Exec {
             | Outcome::Abort
             | Outcome::Exit
             | Outcome::ReachError
-            | Outcome::AssumeFail => self.threads[tid as usize % MAX_THREADS].pending.site,
+            | Outcome::AssumeFail
+            | Outcome::Livelock
+            | Outcome::LoopBound => self.threads[tid as usize % MAX_THREADS].pending.site,
             Outcome::Crash | Outcome::StackOverflow => {
                 self.threads[tid as usize % MAX_THREADS].last_site
             }
@@ -902,6 +1043,7 @@ pub extern "C" fn cdpor_access(kind: u32, addr: u64, len: u64, value: u64, site:
     let mut ev = Event::mem(0, kind, addr, len);
     ev.site = site;
     ev.flags = flags as u8;
+    ev.aux = flags >> 8;
     if kind == Kind::Copy {
         ev.arg = value;
         ev.arg_len = len;
@@ -936,6 +1078,102 @@ pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32)
 pub extern "C" fn cdpor_private(addr: u64, len: u64) {
     let e = ex();
     e.threads[e.cur as usize].private = (addr, len);
+}
+
+/// The head of a loop, reached by the current thread: on entry (`flags` bit 0 clear) a
+/// new record of the loop's activation; through the back edge, the end of an iteration.
+/// An iteration with an effect counts toward `--unroll` (for a loop the instrumentation
+/// could not see all the effects of, `flags` bit 1 clear, any iteration with an event
+/// does). An iteration that changed nothing and left the loop-carried values `vals[n]` as
+/// they were would repeat itself: the thread waits for another thread to change what it
+/// depends on.
+///
+/// # Safety
+/// `vals` must point to `n` values (or, when `n` is 0, anywhere in the caller's frame).
+#[no_mangle]
+pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, n: u32, site: u32) {
+    let e = ex();
+    let t = e.cur as usize;
+    if e.threads[t].atomic > 0 {
+        // Inside an atomic section the loop is part of one step.
+        return;
+    }
+    let frame = vals as u64;
+    let n = (n as usize).min(LOOP_VALS);
+    let vals = std::slice::from_raw_parts(vals, n);
+    let step = e.sched.step() as u32;
+    let unroll = e.hdr().unroll;
+    let th = &mut e.threads[t];
+    let found = th
+        .loops
+        .iter()
+        .position(|r| r.loop_id == loop_id && r.frame == frame);
+    let back = flags & 1 != 0;
+    let may_wait = flags & 2 != 0;
+    let visit = |iterations: u32, th: &Thread, step: u32| {
+        let mut r = LoopRecord {
+            loop_id,
+            frame,
+            step,
+            events: th.events,
+            changes: th.changes,
+            iterations,
+            n: n as u32,
+            ..NO_RECORD
+        };
+        r.vals[..n].copy_from_slice(vals);
+        r
+    };
+    let i = match found {
+        Some(i) if back => i,
+        _ => {
+            // A new activation. Records of frames below this one belong to calls that
+            // have returned; else the oldest visit goes.
+            let i = found.unwrap_or_else(|| {
+                (0..LOOP_RECORDS)
+                    .find(|&i| th.loops[i].frame < frame)
+                    .unwrap_or_else(|| {
+                        (0..LOOP_RECORDS)
+                            .min_by_key(|&i| th.loops[i].step)
+                            .expect("records")
+                    })
+            });
+            th.loops[i] = visit(0, th, step);
+            return;
+        }
+    };
+    let rec = th.loops[i];
+    let progressed = if may_wait {
+        th.changes != rec.changes
+    } else {
+        th.events != rec.events
+    };
+    // Loops that run while the thread is alone end or hang by themselves.
+    let iterations = rec.iterations + u32::from(progressed && !e.ready.is_empty());
+    if iterations > unroll {
+        e.in_runtime = true;
+        e.cut_by_unroll(site)
+    }
+    if may_wait && !progressed && rec.n as usize == n && rec.vals[..n] == *vals {
+        if let Some(watch) = e.stalled(t as Tid, rec.step as usize, site) {
+            e.in_runtime = true;
+            e.wait_for_change(&watch, site);
+            e.in_runtime = false;
+        }
+    }
+    let e = ex();
+    let step = e.sched.step() as u32;
+    let th = &mut e.threads[t];
+    th.loops[i] = visit(iterations, th, step);
+}
+
+/// The bits of a value of `len` bytes.
+fn mask(len: u32) -> u64 {
+    if len >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * len)) - 1
+    }
 }
 
 /// A store the runtime makes into user memory on the program's behalf.
@@ -1061,16 +1299,29 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
     if e.mutex_word(mutex as u64) != e.cur + 1 {
         return libc::EPERM;
     }
+    // A wait may end without a signal, unless spurious wake-ups are off, or the thread
+    // woke spuriously last time and since did nothing but look: waking again would only
+    // repeat that (it could as well have woken later the first time).
+    let t = e.cur as usize;
+    let spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS == 0
+        && e.threads[t].spurious_mark != Some(e.threads[t].changes);
     let ev = Event {
         site,
         arg: mutex as u64,
+        flags: if spurious { FLAG_SPURIOUS } else { 0 },
         ..Event::on(0, Kind::CondWait, cond as u64)
     };
     e.submit(ev);
-    ex().submit(Event {
+    let e = ex();
+    let waited = e.event_at(e.sched.step() - 1);
+    e.submit(Event {
         kind: Kind::CondWake as u8,
+        flags: if waited.choice == 1 { FLAG_SPURIOUS } else { 0 },
         ..ev
     });
+    let e = ex();
+    let woke = e.event_at(e.sched.step() - 1);
+    e.threads[t].spurious_mark = woke.failed().then_some(e.threads[t].changes);
     0
 }
 

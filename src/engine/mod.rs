@@ -83,6 +83,9 @@ pub enum TraceEnd {
     SleepBlocked,
     /// Cut by the step bound.
     Bounded,
+    /// Every thread left is stopped by a bound (`--unroll`, `--max-threads`) or blocked:
+    /// cut, but what could have run instead is known, as at the end of a maximal one.
+    Stopped,
 }
 
 /// One executed trace, as the runtime (or a test simulator) reports it.
@@ -242,7 +245,7 @@ impl Engine {
         match trace.end {
             TraceEnd::Maximal { .. } => self.stats.executions += 1,
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
-            TraceEnd::Bounded => self.stats.bounded += 1,
+            TraceEnd::Bounded | TraceEnd::Stopped => self.stats.bounded += 1,
         }
         // Races are analysed on blocked executions too: the events before the block were
         // explored, and their races are what leads elsewhere (Source-DPOR, Alg. 1).
@@ -252,6 +255,7 @@ impl Engine {
                     killed || events.last().is_some_and(|e| e.kind().ends_program()),
                     true,
                 ),
+                TraceEnd::Stopped => (false, true),
                 _ => (false, false),
             };
             let scope = hb::Scope {

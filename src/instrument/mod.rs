@@ -30,6 +30,7 @@ use inkwell::AtomicOrdering;
 use serde::{Deserialize, Serialize};
 
 mod externals;
+mod loops;
 mod verifier;
 
 /// Where a visible operation comes from in the source.
@@ -302,6 +303,9 @@ enum Action {
     Rmw {
         ptr: LLVMValueRef,
         size: u64,
+        /// LLVM's `AtomicRMWBinOp` and the operand: whether it changes memory.
+        op: u32,
+        operand: LLVMValueRef,
     },
     CmpXchg {
         ptr: LLVMValueRef,
@@ -430,6 +434,10 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 site,
             );
         }
+
+        // Before the redirected functions take their runtime names: which library
+        // functions a loop calls decides whether it can wait.
+        self.instrument_loops();
 
         for (from, to) in redirected {
             let f = unsafe { FunctionValue::new(from).expect("a function") };
@@ -563,7 +571,16 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     i32t.into(),
                 ],
             ),
-            rmw: declare("__cdpor_rmw", &[ptr.into(), i64t.into(), i32t.into()]),
+            rmw: declare(
+                "__cdpor_rmw",
+                &[
+                    ptr.into(),
+                    i64t.into(),
+                    i64t.into(),
+                    i32t.into(),
+                    i32t.into(),
+                ],
+            ),
             cmpxchg: declare(
                 "__cdpor_cmpxchg",
                 &[ptr.into(), i64t.into(), i64t.into(), i32t.into()],
@@ -640,6 +657,8 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     self.may_be_shared(ptr).then(|| Action::Rmw {
                         ptr,
                         size: self.store_size(LLVMTypeOf(LLVMGetOperand(v, 1))),
+                        op: LLVMGetAtomicRMWBinOp(v) as u32,
+                        operand: LLVMGetOperand(v, 1),
                     })
                 }
                 InstructionOpcode::AtomicCmpXchg => {
@@ -756,8 +775,19 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     ],
                 )
             }
-            Action::Rmw { ptr, size } => {
-                call(hooks.rmw, &[val(ptr), i64c(size), i32c(site as u64)])
+            Action::Rmw {
+                ptr,
+                size,
+                op,
+                operand,
+            } => {
+                // The runtime knows the operation only if the operand fits a word.
+                let (v, known) = self.as_i64(b, operand);
+                let op = if known { op as u64 + 1 } else { 0 };
+                call(
+                    hooks.rmw,
+                    &[val(ptr), i64c(size), v, i32c(op), i32c(site as u64)],
+                )
             }
             Action::CmpXchg {
                 ptr,

@@ -84,10 +84,15 @@ pub enum Kind {
     /// `__VERIFIER_assume` with a false condition (or `abort()` under `--svcomp`): the
     /// execution is infeasible and ends, without an error.
     AssumeFail = 34,
+    /// A spin loop that made no progress (`ops::awaits`): the thread waits until another
+    /// thread writes a byte of its loop's last iteration, read at `[addr, +len)` and
+    /// `[arg, +arg_len)`. While pending, `value` is 1 + the step of the write that woke it
+    /// (0: not woken yet).
+    Await = 26,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 28] = [
+    pub const ALL: [Kind; 29] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -116,6 +121,7 @@ impl Kind {
         Kind::Abort,
         Kind::Crash,
         Kind::AssumeFail,
+        Kind::Await,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -144,6 +150,7 @@ impl Kind {
             22 => ThreadExit,
             24 => CondInit,
             25 => CondDestroy,
+            26 => Await,
             30 => ProcessExit,
             31 => AssertFail,
             32 => Abort,
@@ -192,6 +199,7 @@ impl Kind {
             Abort => "abort",
             Crash => "crash",
             AssumeFail => "assume-fail",
+            Await => "await",
         }
     }
 }
@@ -212,11 +220,22 @@ pub const FLAG_STORE: u8 = 16;
 /// Flag on a `Lib` event: its ranges depend on the contents of memory (a string's
 /// length), so they are computed when the event executes.
 pub const FLAG_SCAN: u8 = 32;
+/// Flag on a `CondWait`: the wait may end without a signal (POSIX's spurious wake-up),
+/// an alternative (`choice` 1) the engine explores; on a `CondWake`: the wait it ends
+/// took that alternative, so it is enabled whenever the mutex is free.
+pub const FLAG_SPURIOUS: u8 = 16;
 /// Flag on a `Nondet` event: its domain was cut to a subset of the type's values.
 pub const FLAG_RESTRICTED: u8 = 64;
+/// Flag on an `Await`: it watches all of memory (its bytes did not fit its record).
+pub const FLAG_WHOLE: u8 = 64;
+
+/// Outcome flag on a write (a store, an exchange, an atomic section...): memory held the
+/// bytes it wrote already, so it changed nothing (a loop that only does such writes can
+/// be waiting: `ops::awaits`).
+pub const FLAG_SILENT: u8 = 128;
 
 /// Flags that describe an outcome rather than the operation attempted.
-pub const OUTCOME_FLAGS: u8 = FLAG_FAILED | FLAG_VALUE;
+pub const OUTCOME_FLAGS: u8 = FLAG_FAILED | FLAG_VALUE | FLAG_SILENT;
 
 /// One visible operation of one thread, as recorded in a trace (56 bytes, `repr(C)`
 /// because the runtime writes it into shared memory).

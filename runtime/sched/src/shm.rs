@@ -17,6 +17,8 @@ pub const TEXT_LEN: usize = 256;
 pub const FLAG_SHOW_OUTPUT: u32 = 1;
 /// SV-COMP conventions: `abort()` ends an execution silently.
 pub const FLAG_SVCOMP: u32 = 2;
+/// Condition waits end only when signalled (`--no-spurious-wakeups`).
+pub const FLAG_NO_SPURIOUS: u32 = 4;
 
 /// Environment variables through which `cdpor` hands the fork server its channels.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";
@@ -57,6 +59,12 @@ pub enum Outcome {
     AssumeFail = 12,
     /// `reach_error()` or `__VERIFIER_error()` was called: the site says which.
     ReachError = 13,
+    /// No thread could run, and some thread waits in an await (a spin loop) that no
+    /// thread can end.
+    Livelock = 14,
+    /// A loop ran `unroll` iterations in one thread: that thread waits for good, the
+    /// others run on, and the execution is cut there.
+    LoopBound = 15,
 }
 
 impl Outcome {
@@ -76,6 +84,8 @@ impl Outcome {
             11 => Unsupported,
             12 => AssumeFail,
             13 => ReachError,
+            14 => Livelock,
+            15 => LoopBound,
             _ => Running,
         }
     }
@@ -93,6 +103,9 @@ pub struct Header {
     pub flags: u32,
     /// Threads an execution may create besides main before it is cut.
     pub max_threads: u32,
+    /// Iterations a loop may run in one thread's activation of it before the execution
+    /// is cut (iterations without a visible operation are not counted).
+    pub unroll: u32,
     /// The values a nondeterministic integer too wide to explore whole takes.
     pub nondet_lo: i64,
     pub nondet_hi: i64,

@@ -6,9 +6,15 @@
 //! the schedule (POSIX leaves it open): the `choice`-th waiter in thread order. A
 //! broadcast wakes them all. Either is lost when no thread waits; it then only reads the
 //! condition, so lost signals commute with each other but not with a wait.
+//!
+//! A wait may also end without a signal (POSIX allows spurious wake-ups): a wait marked
+//! `FLAG_SPURIOUS` has two alternatives, sleeping until signalled or being able to wake
+//! on its own whenever the mutex is free, and the engine explores both. A wake that came
+//! without a signal is marked `FLAG_FAILED`. (Which waits get the alternative is the
+//! runtime's: not one that follows a fruitless spurious wake-up, see `cdpor_cond_wait`.)
 
 use super::{mutex, Footprint, Mode, Range, World};
-use crate::event::{Event, Kind, Tid, FLAG_FAILED};
+use crate::event::{Event, Kind, Tid, FLAG_FAILED, FLAG_SPURIOUS};
 
 /// `sizeof(pthread_cond_t)` on x86_64 glibc.
 pub const SIZE: u64 = 48;
@@ -44,13 +50,24 @@ pub(super) fn enables(wake: &Event, step: usize) -> bool {
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
-    woken(e) && mutex::is_free(w, e.arg)
+    (woken(e) || e.flags & FLAG_SPURIOUS != 0) && mutex::is_free(w, e.arg)
 }
 
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     match e.kind() {
-        Kind::CondWait => w.set_mutex_word(e.arg, 0),
-        Kind::CondWake => mutex::take(w, e.arg, e),
+        Kind::CondWait => {
+            w.set_mutex_word(e.arg, 0);
+            if e.flags & FLAG_SPURIOUS != 0 {
+                e.choice = w.choose(2);
+                e.choices = 2;
+            }
+        }
+        Kind::CondWake => {
+            if !woken(e) {
+                e.flags |= FLAG_FAILED;
+            }
+            mutex::take(w, e.arg, e)
+        }
         Kind::CondSignal => {
             let n = waiters(w, e.addr).count() as u32;
             if n == 0 {
@@ -124,6 +141,33 @@ mod tests {
         assert!(!enabled(&w, &w.pending[&1]), "the mutex is held");
         w.set_mutex_word(8, 0);
         assert!(enabled(&w, &w.pending[&1]) && enabled(&w, &w.pending[&2]));
+    }
+
+    #[test]
+    fn a_wait_that_may_wake_spuriously_wakes_once_the_mutex_is_free() {
+        let mut w = TestWorld {
+            next_choice: 1,
+            ..TestWorld::default()
+        };
+        let mut wait = Event {
+            arg: 8,
+            flags: FLAG_SPURIOUS,
+            ..Event::on(1, Kind::CondWait, 100)
+        };
+        w.set_mutex_word(8, 2);
+        execute(&mut w, &mut wait, 0);
+        assert_eq!((wait.choice, wait.choices), (1, 2));
+        let mut spurious = Event {
+            flags: FLAG_SPURIOUS,
+            ..wake(1)
+        };
+        w.set_mutex_word(8, 3);
+        assert!(!enabled(&w, &spurious), "the mutex is held");
+        w.set_mutex_word(8, 0);
+        assert!(enabled(&w, &spurious) && !enabled(&w, &wake(1)));
+        execute(&mut w, &mut spurious, 1);
+        assert!(spurious.failed(), "it woke without a signal");
+        assert_eq!(w.mutex_word(8), 2);
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! One module per primitive holds these for its operations; this one dispatches on the
 //! kind. Adding a primitive means adding its module and its arms here.
 
+pub mod awaits;
 pub mod cond;
 pub mod memory;
 pub mod mutex;
@@ -103,6 +104,7 @@ pub fn footprint(e: &Event) -> Footprint {
             cond::footprint(e)
         }
         Create | Join | ThreadExit => thread::footprint(e),
+        Await => awaits::footprint(e),
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
@@ -132,19 +134,20 @@ pub fn releases(e: &Event) -> Option<u64> {
 /// program order does.
 pub fn woken_by(e: &Event) -> Option<usize> {
     match e.kind() {
-        Kind::CondWake => (e.value as usize).checked_sub(1),
+        Kind::CondWake | Kind::Await => (e.value as usize).checked_sub(1),
         _ => None,
     }
 }
 
 /// Does `c`, the event at step `c_step`, establish what the blocking operation `e` waits
 /// for (the exit a join waits for, a release of the mutex a lock waits for, the signal
-/// that woke a waiter)? Then `e` cannot move before `c`: they conflict, but do not race.
+/// that woke a waiter, the write that woke an await)? Then `e` cannot move before `c`: they conflict, but do not race.
 pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
     match e.kind() {
         Kind::Join => thread::enables(e, c),
         Kind::Lock => releases(c) == Some(e.addr),
         Kind::CondWake => releases(c) == Some(e.arg) || cond::enables(e, c_step),
+        Kind::Await => awaits::enables(e, c_step),
         _ => false,
     }
 }
@@ -231,6 +234,7 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
             mutex::enabled(w, e)
         }
         Kind::CondWake => cond::enabled(w, e),
+        Kind::Await => awaits::enabled(e),
         Kind::Join => thread::enabled(w, e),
         _ => true,
     }

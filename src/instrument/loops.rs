@@ -1,0 +1,509 @@
+//! Loop heads, for awaits and `--unroll` (`runtime/src/exec.rs`: `cdpor_loop`).
+//!
+//! The head of every natural loop calls `__cdpor_loop(id, flags, vals, n, site)` each
+//! time it is reached: `flags` bit 0 says whether through a back edge (an iteration
+//! ended) or from outside (the loop starts); `vals` holds the values the loop carries
+//! from one iteration to the next (its head's phis), in a slot array of the function's
+//! frame. The runtime concludes that an iteration changed nothing when its events
+//! changed nothing and those values came back the same, which is only true when nothing
+//! else can change: `flags` bit 1 says the loop's iterations have no effect beyond its
+//! events and those values. They may not when the loop stores into a local the
+//! instrumentation leaves alone, allocates stack or heap, calls a function through a
+//! pointer or one whose effects are hidden (reading a file moves its offset), or carries
+//! more values (or wider ones) than the runtime keeps.
+
+use std::collections::{HashMap, HashSet};
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::types::AsTypeRef;
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue};
+
+use super::{callee, externals, location, opcode, value_name, Pass, Site};
+
+/// Loop-carried values the runtime keeps for one loop (`runtime/src/exec.rs`:
+/// `LOOP_VALS`).
+const MAX_VALS: usize = 6;
+
+/// One natural loop: its head, and every block of it.
+struct Loop {
+    head: LLVMBasicBlockRef,
+    body: HashSet<LLVMBasicBlockRef>,
+}
+
+fn successors(bb: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    unsafe {
+        let term = LLVMGetBasicBlockTerminator(bb);
+        if term.is_null() {
+            return Vec::new();
+        }
+        (0..LLVMGetNumSuccessors(term))
+            .map(|i| LLVMGetSuccessor(term, i))
+            .collect()
+    }
+}
+
+/// The natural loops of `f`, one per head (Cooper, Harvey and Kennedy's dominators).
+fn natural_loops(f: LLVMValueRef) -> Vec<Loop> {
+    let entry = unsafe { LLVMGetEntryBasicBlock(f) };
+    // Reverse postorder of the blocks reachable from the entry.
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack = vec![(entry, 0usize)];
+    seen.insert(entry);
+    while let Some((bb, i)) = stack.pop() {
+        let succ = successors(bb);
+        if i < succ.len() {
+            stack.push((bb, i + 1));
+            if seen.insert(succ[i]) {
+                stack.push((succ[i], 0));
+            }
+        } else {
+            order.push(bb);
+        }
+    }
+    order.reverse();
+    let index: HashMap<_, _> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); order.len()];
+    for (i, &bb) in order.iter().enumerate() {
+        for s in successors(bb) {
+            preds[index[&s]].push(i);
+        }
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; order.len()];
+    idom[0] = Some(0);
+    let intersect = |idom: &[Option<usize>], mut a: usize, mut b: usize| {
+        while a != b {
+            while a > b {
+                a = idom[a].expect("processed");
+            }
+            while b > a {
+                b = idom[b].expect("processed");
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 1..order.len() {
+            let mut new = None;
+            for &p in &preds[b] {
+                if idom[p].is_some() {
+                    new = Some(new.map_or(p, |n| intersect(&idom, p, n)));
+                }
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    let dominates = |a: usize, mut b: usize| loop {
+        if a == b {
+            return true;
+        }
+        match idom[b] {
+            Some(d) if d != b => b = d,
+            _ => return false,
+        }
+    };
+    let mut loops: Vec<Loop> = Vec::new();
+    for (h, latches) in (0..order.len()).map(|h| {
+        let latches: Vec<usize> = preds[h]
+            .iter()
+            .copied()
+            .filter(|&p| dominates(h, p))
+            .collect();
+        (h, latches)
+    }) {
+        if latches.is_empty() {
+            continue;
+        }
+        let mut body = HashSet::from([order[h]]);
+        let mut work: Vec<usize> = latches;
+        while let Some(b) = work.pop() {
+            if body.insert(order[b]) {
+                work.extend(preds[b].iter().copied());
+            }
+        }
+        loops.push(Loop {
+            head: order[h],
+            body,
+        });
+    }
+    loops
+}
+
+/// Library functions without effects a loop could depend on (no hidden state, no
+/// memory but what their instrumented events say).
+fn without_hidden_effects(name: &str) -> bool {
+    const ALLOCATOR: &[&str] = &[
+        "malloc",
+        "calloc",
+        "realloc",
+        "free",
+        "aligned_alloc",
+        "memalign",
+        "posix_memalign",
+        "strdup",
+        "strndup",
+    ];
+    const INPUT: &[&str] = &["fread", "fgets", "read"];
+    const PURE: &[&str] = &[
+        "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
+        "llabs", "toupper", "tolower",
+    ];
+    let name = externals::source_name(name);
+    if let Some(to) = externals::redirect(name) {
+        return !ALLOCATOR.contains(&to) && !INPUT.contains(&to);
+    }
+    PURE.contains(&name)
+        || name.starts_with("is") && name.len() <= 8
+        || [
+            "sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil", "fmod",
+            "round", "trunc",
+        ]
+        .iter()
+        .any(|m| {
+            name.strip_prefix(m)
+                .is_some_and(|r| r.is_empty() || r == "f" || r == "l")
+        })
+}
+
+impl Pass<'_, '_> {
+    /// Does this call have effects beyond events? `frame_ok`: stores into the callee's
+    /// own locals are fine (they end with the call), but the loop's own are not.
+    fn call_is_visible(
+        &mut self,
+        call: LLVMValueRef,
+        memo: &mut HashMap<LLVMValueRef, bool>,
+    ) -> bool {
+        let Some(f) = callee(call) else {
+            return false;
+        };
+        let name = value_name(f);
+        if name.starts_with("__cdpor_") {
+            return true;
+        }
+        if let Some(rest) = name.strip_prefix("llvm.") {
+            return if ["memcpy", "memmove", "memset"]
+                .iter()
+                .any(|m| rest.starts_with(m))
+            {
+                self.may_be_shared(unsafe { LLVMGetOperand(call, 0) })
+            } else {
+                !rest.starts_with("stacksave") && !rest.starts_with("stackrestore")
+            };
+        }
+        // A local passed to the library (`keeps_private`) may be written without events.
+        let args = unsafe { LLVMGetNumOperands(call) as u32 - 1 };
+        let local_arg = (0..args).any(|i| unsafe {
+            let a = LLVMGetOperand(call, i);
+            LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMTypeKind::LLVMPointerTypeKind
+                && !LLVMIsAAllocaInst(super::base_object(a)).is_null()
+                && !self.may_be_shared(a)
+        });
+        if local_arg {
+            return false;
+        }
+        if unsafe { LLVMCountBasicBlocks(f) } == 0 {
+            return without_hidden_effects(&name);
+        }
+        if let Some(&v) = memo.get(&f) {
+            return v;
+        }
+        // Recursion: assume the best while the body is being looked at.
+        memo.insert(f, true);
+        let mut ok = true;
+        unsafe {
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while ok && !bb.is_null() {
+                let mut i = LLVMGetFirstInstruction(bb);
+                while ok && !i.is_null() {
+                    ok = match opcode(i) {
+                        Some(LLVMOpcode::LLVMCall) => self.call_is_visible(i, memo),
+                        Some(LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr) => false,
+                        _ => true,
+                    };
+                    i = LLVMGetNextInstruction(i);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+        }
+        memo.insert(f, ok);
+        ok
+    }
+
+    /// Can an iteration of `l` have effects beyond its events and its head's phis?
+    fn loop_is_visible(&mut self, l: &Loop, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+        for &bb in &l.body {
+            unsafe {
+                let mut i = LLVMGetFirstInstruction(bb);
+                while !i.is_null() {
+                    let ok = match opcode(i) {
+                        Some(LLVMOpcode::LLVMStore) => self.may_be_shared(LLVMGetOperand(i, 1)),
+                        Some(LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg) => {
+                            self.may_be_shared(LLVMGetOperand(i, 0))
+                        }
+                        Some(LLVMOpcode::LLVMAlloca) => false,
+                        Some(LLVMOpcode::LLVMCall) => self.call_is_visible(i, memo),
+                        Some(LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr) => false,
+                        _ => true,
+                    };
+                    if !ok {
+                        return false;
+                    }
+                    i = LLVMGetNextInstruction(i);
+                }
+            }
+        }
+        true
+    }
+
+    /// Can an iteration of `l` make an event (a hooked access, or any call but to a
+    /// pure intrinsic)? Loops that cannot are left alone: they interact with no thread,
+    /// so they end by themselves or hang (which the execution timeout reports), and
+    /// compute-heavy code keeps its speed.
+    fn loop_has_events(&mut self, l: &Loop) -> bool {
+        l.body.iter().any(|&bb| unsafe {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                let hooked = match opcode(i) {
+                    Some(LLVMOpcode::LLVMLoad) => self.may_be_shared(LLVMGetOperand(i, 0)),
+                    Some(LLVMOpcode::LLVMStore) => self.may_be_shared(LLVMGetOperand(i, 1)),
+                    Some(LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg) => true,
+                    Some(LLVMOpcode::LLVMFence) => true,
+                    Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke) => {
+                        callee(i).is_none_or(|f| {
+                            let name = value_name(f);
+                            !name.starts_with("llvm.")
+                                || ["memcpy", "memmove", "memset"]
+                                    .iter()
+                                    .any(|m| name["llvm.".len()..].starts_with(m))
+                        })
+                    }
+                    _ => false,
+                };
+                if hooked {
+                    return true;
+                }
+                i = LLVMGetNextInstruction(i);
+            }
+            false
+        })
+    }
+
+    /// Instruments the head of every loop of every function.
+    pub(super) fn instrument_loops(&mut self) {
+        let c = self.context;
+        let (void, ptr, i32t, i64t) = (
+            c.void_type(),
+            c.ptr_type(Default::default()),
+            c.i32_type(),
+            c.i64_type(),
+        );
+        let hook = self.module.get_function("__cdpor_loop").unwrap_or_else(|| {
+            self.module.add_function(
+                "__cdpor_loop",
+                void.fn_type(
+                    &[
+                        i32t.into(),
+                        i32t.into(),
+                        ptr.into(),
+                        i32t.into(),
+                        i32t.into(),
+                    ],
+                    false,
+                ),
+                None,
+            )
+        });
+        let mut memo = HashMap::new();
+        let functions: Vec<FunctionValue> = self
+            .module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0 && f.get_name().to_bytes() != b"__cdpor_loop")
+            .collect();
+        let mut next_id = 0u32;
+        let b = c.create_builder();
+        for f in functions {
+            let loops = natural_loops(f.as_value_ref());
+            if loops.is_empty() {
+                continue;
+            }
+            // Decide before changing anything: the analysis reads the original code.
+            let mut plans = Vec::new();
+            for l in loops {
+                let head = l.head;
+                let phis = phis(head);
+                let first = match phis.last() {
+                    Some(&p) => unsafe { LLVMGetNextInstruction(p) },
+                    None => unsafe { LLVMGetFirstInstruction(head) },
+                };
+                if first.is_null()
+                    || unsafe { !LLVMIsALandingPadInst(first).is_null() }
+                    || !self.loop_has_events(&l)
+                {
+                    continue;
+                }
+                let scalar = phis.iter().all(|&p| unsafe { to_i64_kind(LLVMTypeOf(p)) });
+                let may_wait =
+                    scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
+                plans.push((l, first, phis, may_wait));
+            }
+            if plans.is_empty() {
+                continue;
+            }
+            let slots = plans
+                .iter()
+                .filter(|p| p.3)
+                .map(|p| p.2.len())
+                .max()
+                .unwrap_or(0)
+                .max(1);
+            let entry = f.get_first_basic_block().expect("a body");
+            match entry.get_first_instruction() {
+                Some(i) => b.position_before(&i),
+                None => b.position_at_end(entry),
+            }
+            let array = b
+                .build_alloca(i64t.array_type(slots as u32), "cdpor.loop")
+                .expect("positioned");
+            for (l, first, phis, may_wait) in plans {
+                let (file, line, column) = head_location(l.head);
+                let site = self.sites.len() as u32;
+                self.sites.push(Site {
+                    op: "loop".into(),
+                    function: f.get_name().to_string_lossy().into_owned(),
+                    file,
+                    line,
+                    column,
+                    variable: None,
+                    src_variable: None,
+                });
+                let id = next_id;
+                next_id += 1;
+                let back = back_phi(f.as_value_ref(), &l, i32t);
+                b.position_before(&unsafe { inkwell::values::InstructionValue::new(first) });
+                let n = if may_wait { phis.len() } else { 0 };
+                for (k, &p) in phis.iter().enumerate().take(n) {
+                    let (v, _) = self.as_i64(&b, p);
+                    let slot = unsafe {
+                        b.build_in_bounds_gep(
+                            i64t.array_type(slots as u32),
+                            array,
+                            &[i32t.const_zero(), i32t.const_int(k as u64, false)],
+                            "",
+                        )
+                        .expect("positioned")
+                    };
+                    let v: inkwell::values::BasicValueEnum = match v {
+                        BasicMetadataValueEnum::IntValue(i) => i.into(),
+                        _ => unreachable!("as_i64 gives an integer"),
+                    };
+                    b.build_store(slot, v).expect("positioned");
+                }
+                let flags = if may_wait {
+                    b.build_or(back, i32t.const_int(2, false), "")
+                        .expect("positioned")
+                } else {
+                    back
+                };
+                b.build_call(
+                    hook,
+                    &[
+                        i32t.const_int(id as u64, false).into(),
+                        flags.into(),
+                        array.into(),
+                        i32t.const_int(n as u64, false).into(),
+                        i32t.const_int(site as u64, false).into(),
+                    ],
+                    "",
+                )
+                .expect("positioned");
+            }
+        }
+    }
+}
+
+/// A phi at the top of `l`'s head: 1 when it is reached from inside the loop, else 0.
+fn back_phi<'ctx>(
+    f: LLVMValueRef,
+    l: &Loop,
+    i32t: inkwell::types::IntType<'ctx>,
+) -> inkwell::values::IntValue<'ctx> {
+    unsafe {
+        // One entry per edge into the head (a switch may have several).
+        let mut blocks = Vec::new();
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            blocks.extend(
+                successors(bb)
+                    .into_iter()
+                    .filter(|&s| s == l.head)
+                    .map(|_| bb),
+            );
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        let mut vals: Vec<LLVMValueRef> = blocks
+            .iter()
+            .map(|b| {
+                i32t.const_int(u64::from(l.body.contains(b)), false)
+                    .as_value_ref()
+            })
+            .collect();
+        let builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(i32t.as_type_ref()));
+        let first = LLVMGetFirstInstruction(l.head);
+        LLVMPositionBuilder(builder, l.head, first);
+        let phi = LLVMBuildPhi(builder, i32t.as_type_ref(), c"cdpor.back".as_ptr());
+        LLVMAddIncoming(
+            phi,
+            vals.as_mut_ptr(),
+            blocks.as_mut_ptr(),
+            blocks.len() as u32,
+        );
+        LLVMDisposeBuilder(builder);
+        inkwell::values::IntValue::new(phi)
+    }
+}
+
+/// The phis of a block.
+fn phis(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+    let mut out = Vec::new();
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() && opcode(i) == Some(LLVMOpcode::LLVMPHI) {
+            out.push(i);
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    out
+}
+
+/// Can a value of this type travel as an i64 (`Pass::as_i64`)?
+unsafe fn to_i64_kind(ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> bool {
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty) <= 64,
+        LLVMTypeKind::LLVMPointerTypeKind
+        | LLVMTypeKind::LLVMDoubleTypeKind
+        | LLVMTypeKind::LLVMFloatTypeKind => true,
+        _ => false,
+    }
+}
+
+/// Where a loop is in the source: its head's first located instruction.
+fn head_location(bb: LLVMBasicBlockRef) -> (String, u32, u32) {
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            let loc = location(i);
+            if loc.1 != 0 {
+                return loc;
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    (String::new(), 0, 0)
+}
