@@ -340,6 +340,17 @@ impl Namer<'_> {
                     self.object(b.arg, x)
                 )
             }
+            Kind::Await if b.flags & cdpor_sched::ops::awaits::FLAG_ASSUMPTION != 0 => {
+                let names: Vec<String> = (cdpor_sched::ops::footprint(b).ranges())
+                    .map(|r| self.object(r.lo, x))
+                    .collect();
+                format!(
+                    "{} waits for the assumption of an atomic function to hold{loc}: \
+                     no thread will change {}",
+                    t(b.tid),
+                    names.join(", ")
+                )
+            }
             Kind::Await => {
                 let seen = self.last_reads(b, x);
                 let what = if seen.is_empty() {

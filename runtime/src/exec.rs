@@ -478,7 +478,7 @@ impl Exec {
                     (Outcome::LoopBound, t)
                 } else if let Some(t) = any(&|th| self.over_thread_bound(&th.pending)) {
                     (Outcome::ThreadBound, t)
-                } else if let Some(t) = any(&|th| th.pending.kind() == Kind::Await) {
+                } else if let Some(t) = any(&|th| awaits::spins(&th.pending)) {
                     (Outcome::Livelock, t)
                 } else {
                     (Outcome::Deadlock, self.cur)
@@ -1368,15 +1368,46 @@ pub extern "C" fn cdpor_abort(site: u32) -> ! {
 }
 
 /// `__VERIFIER_assume(cond)`: a false condition ends the execution, which is infeasible.
+/// In an atomic section it is SV-COMP's blocking wait (`acquire() { assume(m == 0);
+/// m = 1; }` is a lock): the attempt races with the writes that could make it hold, so
+/// the orders in which it runs after them are explored, and ending the execution here
+/// loses nothing while another thread can still run. When none can, the thread waits for
+/// good: it is stuck, which is a deadlock (no error under `--svcomp`).
 #[no_mangle]
 pub extern "C" fn cdpor_assume(cond: c_int, site: u32) {
-    if cond == 0 {
-        ex().submit(Event {
-            site,
-            ..Event::new(0, Kind::AssumeFail)
-        });
-        unsafe { libc::_exit(3) }
+    if cond != 0 {
+        return;
     }
+    let e = ex();
+    let t = e.cur as usize;
+    if let Some(sec) = e.threads[t].section {
+        e.in_runtime = true;
+        if e.enabled_and_live().0.is_empty() {
+            let mut attempt = Event::new(0, Kind::Atomic);
+            sec.summary.store(&mut attempt);
+            let mut watch = Watch::default();
+            for r in ops::footprint(&attempt).ranges() {
+                watch.add(r);
+            }
+            e.threads[t].atomic = 0;
+            e.end_section();
+            e.threads[t].pending = Event {
+                tid: t as Tid,
+                flags: awaits::FLAG_ASSUMPTION,
+                ..awaits::event(&watch, site)
+            };
+            e.threads[t].status = Status::Ready;
+            e.ready.insert(t as Tid);
+            // No thread can run: the execution ends (a deadlock, or a bound's cut).
+            e.choose();
+            unsafe { libc::_exit(3) }
+        }
+    }
+    e.submit(Event {
+        site,
+        ..Event::new(0, Kind::AssumeFail)
+    });
+    unsafe { libc::_exit(3) }
 }
 
 /// A call of `reach_error()` or `__VERIFIER_error()`: the error SV-COMP programs mark

@@ -15,6 +15,15 @@
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE};
 
+/// Flag on an `Await`: an atomic function waits for its assumption
+/// (`__VERIFIER_assume`) to hold; it is a blocking wait like a lock's, not a spin.
+pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
+
+/// Is `e` a loop's await (whose thread spins, as opposed to blocking)?
+pub fn spins(e: &Event) -> bool {
+    e.kind() == Kind::Await && e.flags & FLAG_ASSUMPTION == 0
+}
+
 /// The bytes an iteration depended on, covered by at most two ranges.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Watch {
