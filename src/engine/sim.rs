@@ -12,7 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use cdpor_sched::event::{FLAG_FAILED, FLAG_VALUE};
-use cdpor_sched::ops::{self, World};
+use cdpor_sched::ops::{self, awaits, World};
 use cdpor_sched::{dependent, Event, Kind, Pick, Scheduler, ThreadSet, Tid};
 
 use super::{Pending, Request, Trace, TraceEnd};
@@ -92,6 +92,13 @@ pub enum Op {
     /// `pthread_cond_broadcast(c)`: wakes every waiter.
     Broadcast {
         c: usize,
+    },
+    /// `while ((reg = var) != value) {}`, as the runtime runs it: a read, and when the
+    /// value is not there, an await on `var` until a write wakes it, then a read again.
+    AwaitEq {
+        var: usize,
+        value: i64,
+        reg: usize,
     },
     /// Creates child `k` (its code is `Program::children[k]`).
     Spawn(usize),
@@ -187,6 +194,8 @@ struct Thread {
     created: usize,
     /// Between the two halves of a `Wait`.
     waiting: bool,
+    /// In an `AwaitEq` whose last read missed: its next event is the await.
+    awaiting: bool,
 }
 
 /// One simulated execution.
@@ -341,6 +350,16 @@ impl<'p> Sim<'p> {
                 },
                 Op::Signal { c } => Event::on(t, Kind::CondSignal, cond_addr(c)),
                 Op::Broadcast { c } => Event::on(t, Kind::CondBroadcast, cond_addr(c)),
+                Op::AwaitEq { var, .. } if self.threads[t as usize].awaiting => {
+                    let mut watch = awaits::Watch::default();
+                    let r = ops::Range::new(var_addr(var), 8, ops::Mode::Read);
+                    watch.add(&r.expect("a range"));
+                    Event {
+                        tid: t,
+                        ..awaits::event(&watch, 0)
+                    }
+                }
+                Op::AwaitEq { var, .. } => mem(var, 0, 8, Kind::Read),
                 Op::Spawn(k) => create(self.prog.child_tid(k)),
                 Op::JoinChild(k) => join(self.prog.child_tid(k)),
                 Op::SkipIfEq { .. } => unreachable!("settled"),
@@ -417,6 +436,23 @@ impl<'p> Sim<'p> {
                         }
                     }
                     Op::TryLock { reg, .. } => self.threads[ti].regs[reg] = ev.failed() as i64,
+                    Op::AwaitEq { .. } if ev.kind() == Kind::Await => {
+                        // Woken: read again.
+                        self.threads[ti].awaiting = false;
+                        self.settle(t);
+                        return ev;
+                    }
+                    Op::AwaitEq { var, value, reg } => {
+                        let v = self.load(var, 0, 8);
+                        self.threads[ti].regs[reg] = v;
+                        ev.value = v as u64;
+                        ev.flags |= FLAG_VALUE;
+                        if v != value {
+                            self.threads[ti].awaiting = true;
+                            self.settle(t);
+                            return ev;
+                        }
+                    }
                     Op::Spawn(k) => self.start(self.prog.child_tid(k)),
                     Op::Wait { .. } if !self.threads[ti].waiting => {
                         // First half: stay at this operation, now waiting.
@@ -453,6 +489,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 joined: 0,
                 created: 0,
                 waiting: false,
+                awaiting: false,
             })
             .collect(),
         pending: vec![Event::default(); n],
@@ -507,6 +544,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
         cur = t;
         let op_index = sim.threads[t as usize].pc;
         let ev = sim.execute(t, sim.pending[t as usize], events.len() as u32);
+        awaits::wake(&mut sim, &ev, events.len() as u32);
         sim.sched.executed(&ev);
         events.push(ev);
         enabled_sets.push(enabled);

@@ -440,6 +440,41 @@ fn one_signal_wakes_one_of_two_waiters() {
     assert!(stuck.iter().any(|b| b.contains(&1)) && stuck.iter().any(|b| b.contains(&3)));
 }
 
+/// A spinner waits for a flag that a second worker sets: two traces (the write before
+/// the first read, or after it, waking the await), never stuck; without the setter, the
+/// spinner is stuck for good.
+#[test]
+fn an_await_is_woken_by_the_write_it_waits_for() {
+    let spinner = vec![
+        Op::AwaitEq {
+            var: 0,
+            value: 1,
+            reg: 1,
+        },
+        Op::write(1, 5),
+    ];
+    let prog = Program {
+        main: vec![],
+        workers: vec![spinner.clone(), vec![Op::write(0, 2), Op::write(0, 1)]],
+        vars: 2,
+        ..Default::default()
+    };
+    let counts = check(&prog);
+    // The spinner's reads see 0, 2, 1 (woken twice); 0, 1 (woken by the write of 2, its
+    // await before or after the write of 1, which it reads); 2, 1; or 1.
+    assert_eq!((counts.traces, counts.optimal), (5, 5));
+    assert!(deadlocked(&prog).is_empty());
+    let alone = Program {
+        main: vec![],
+        workers: vec![spinner, vec![Op::write(1, 3)]],
+        vars: 2,
+        ..Default::default()
+    };
+    check(&alone);
+    assert!(deadlocked(&alone).iter().all(|b| b.contains(&1)));
+    assert!(!deadlocked(&alone).is_empty());
+}
+
 #[test]
 fn a_broadcast_under_the_mutex_is_never_lost() {
     let prog = two_waiters(true);
@@ -731,6 +766,36 @@ mod random {
                     ..Default::default()
                 }
             })
+    }
+
+    /// Workers that spin until a variable holds a value (awaits), beside writes, reads,
+    /// increments and locks: where a blocked await races with the writes that wake it.
+    fn await_program() -> impl Strategy<Value = Program> {
+        let op = prop_oneof![
+            3 => (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
+            2 => (0..2usize, 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
+            3 => (0..2usize, 0..3i64).prop_map(|(v, x)| vec![Op::AwaitEq { var: v, value: x, reg: 1 }]),
+            1 => (0..2usize).prop_map(|v| vec![Op::FetchAdd { var: v, add: 1, reg: 0 }]),
+            1 => (0..2usize).prop_map(|v| locked_increment(0, v, 0)),
+            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+        ];
+        let worker = prop::collection::vec(op, 1..4).prop_map(|ops| ops.concat());
+        prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
+            main: vec![],
+            workers,
+            vars: 2,
+            ..Default::default()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xa3a1_2026), ..ProptestConfig::default() })]
+
+        #[test]
+        fn await_programs_agree_with_the_oracle(prog in await_program()) {
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
     }
 
     proptest! {
