@@ -1160,6 +1160,10 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
             e.wait_for_change(&watch, site);
             e.in_runtime = false;
         }
+    } else if !progressed && e.threads[t].events != rec.events {
+        // It looked and changed nothing, but its own values moved on (a counter): no
+        // await, but it lets another thread run next, or it could spin forever first.
+        e.sched.yield_turn();
     }
     let e = ex();
     let step = e.sched.step() as u32;

@@ -456,7 +456,8 @@ fn back_phi<'ctx>(
             .collect();
         let builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(i32t.as_type_ref()));
         let first = LLVMGetFirstInstruction(l.head);
-        LLVMPositionBuilder(builder, l.head, first);
+        // Before the debug records of the first instruction too: a phi may not carry any.
+        LLVMPositionBuilderBeforeDbgRecords(builder, l.head, first);
         let phi = LLVMBuildPhi(builder, i32t.as_type_ref(), c"cdpor.back".as_ptr());
         LLVMAddIncoming(
             phi,

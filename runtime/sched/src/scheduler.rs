@@ -38,6 +38,10 @@ pub struct Scheduler<'a> {
     sleep_from: usize,
     step: usize,
     max_steps: usize,
+    /// The running thread spins without changing anything: the next free choice goes to
+    /// another thread if one can run (fairness, so that a spinner does not keep the
+    /// processor from the thread it waits for).
+    yielding: bool,
 }
 
 impl<'a> Scheduler<'a> {
@@ -55,6 +59,7 @@ impl<'a> Scheduler<'a> {
             sleep_from,
             step: 0,
             max_steps,
+            yielding: false,
         }
     }
 
@@ -96,6 +101,10 @@ impl<'a> Scheduler<'a> {
         }
         let candidates = enabled.minus(self.asleep());
         match cur {
+            Some(c) if self.yielding && candidates.iter().any(|t| t != c) => {
+                let next = candidates.iter().find(|&t| t > c);
+                Pick::Run(next.unwrap_or_else(|| candidates.first().expect("a candidate")))
+            }
             Some(c) if candidates.contains(c) => Pick::Run(c),
             _ => candidates.first().map_or(Pick::SleepBlocked, Pick::Run),
         }
@@ -111,8 +120,14 @@ impl<'a> Scheduler<'a> {
         }
     }
 
+    /// The running thread gives the processor up at the next free choice.
+    pub fn yield_turn(&mut self) {
+        self.yielding = true;
+    }
+
     /// Records that `ev` executed: sleepers it conflicts with wake up.
     pub fn executed(&mut self, ev: &Event) {
+        self.yielding = false;
         if self.step >= self.sleep_from {
             for (i, s) in self.sleep.iter().enumerate() {
                 if !self.woken.contains(i as Tid) && dependent(s, ev) {
@@ -176,6 +191,20 @@ mod tests {
         assert_eq!(s.pick(Some(0), set(&[1]), set(&[0, 1])), Pick::SleepBlocked);
         s.executed(&Event::mem(0, Kind::Write, 64, 4));
         assert_eq!(s.pick(Some(0), set(&[1]), set(&[0, 1])), Pick::Run(1));
+    }
+
+    #[test]
+    fn a_yielding_thread_gives_the_processor_up() {
+        let mut s = Scheduler::new(&[], &[], 0, 100);
+        s.yield_turn();
+        assert_eq!(
+            s.pick(Some(1), set(&[0, 1, 2]), set(&[0, 1, 2])),
+            Pick::Run(2)
+        );
+        assert_eq!(s.pick(Some(2), set(&[0, 2]), set(&[0, 2])), Pick::Run(0));
+        assert_eq!(s.pick(Some(1), set(&[1]), set(&[1])), Pick::Run(1), "alone");
+        s.executed(&Event::new(1, Kind::Fence));
+        assert_eq!(s.pick(Some(1), set(&[0, 1]), set(&[0, 1])), Pick::Run(1));
     }
 
     #[test]

@@ -1,0 +1,38 @@
+/* A start gate on main's stack: main passes its address to two workers, writes `data`
+ * and opens the gate; each worker spins until the gate is open, checks data and counts
+ * itself in. One write must wake both spinners: main sees 2 arrivals, safe.
+ *
+ * cdpor-test
+ * run: --algorithm optimal ; verdict=safe executions=8 blocked=0
+ * run: --algorithm source ; verdict=safe
+ * run: --algorithm classic ; verdict=safe
+ * run: --algorithm none ; verdict=safe
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+int data;
+atomic_int arrived;
+
+static void *worker(void *arg) {
+    atomic_int *gate = arg;
+    while (!atomic_load(gate)) {
+    }
+    assert(data == 9);
+    atomic_fetch_add(&arrived, 1);
+    return 0;
+}
+
+int main(void) {
+    atomic_int gate = 0;
+    pthread_t a, b;
+    pthread_create(&a, 0, worker, &gate);
+    pthread_create(&b, 0, worker, &gate);
+    data = 9;
+    atomic_store(&gate, 1);
+    pthread_join(a, 0);
+    pthread_join(b, 0);
+    assert(atomic_load(&arrived) == 2);
+    return 0;
+}

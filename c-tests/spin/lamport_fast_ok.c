@@ -1,0 +1,65 @@
+/* Lamport's fast mutual exclusion for two threads (ids 1 and 2; main is thread 1):
+ * x = i; if y is taken, back off and wait for y == 0; y = i; if x changed, lower b[i],
+ * wait for every b[j] to fall, and unless y is still i wait for y == 0 and start again.
+ * Under sequential consistency at most one thread is in the critical section: safe.
+ *
+ * cdpor-test
+ * run: --algorithm optimal ; verdict=safe executions=34 blocked=0
+ * run: --algorithm source ; verdict=safe
+ * run: --algorithm classic ; verdict=safe
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+atomic_int x, y;
+atomic_int b[3];
+int owner;
+
+static void lock(int i) {
+    for (;;) {
+        atomic_store(&b[i], 1);
+        atomic_store(&x, i);
+        if (atomic_load(&y) != 0) {
+            atomic_store(&b[i], 0);
+            while (atomic_load(&y) != 0) {
+            }
+            continue;
+        }
+        atomic_store(&y, i);
+        if (atomic_load(&x) != i) {
+            atomic_store(&b[i], 0);
+            while (atomic_load(&b[3 - i])) { /* b[i] is down: wait for the other's */
+            }
+            if (atomic_load(&y) != i) {
+                while (atomic_load(&y) != 0) {
+                }
+                continue;
+            }
+        }
+        return;
+    }
+}
+
+static void unlock(int i) {
+    atomic_store(&y, 0);
+    atomic_store(&b[i], 0);
+}
+
+static void *worker(void *arg) {
+    int me = (int)(intptr_t)arg;
+    lock(me);
+    owner = me;
+    assert(owner == me);
+    unlock(me);
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, worker, (void *)(intptr_t)2);
+    worker((void *)(intptr_t)1);
+    pthread_join(t, 0);
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* The writer stores 0 into `flag` three times (values it already holds) and then 1;
+ * main spins until it sees 1. The writes of 0 wake main without changing what it reads,
+ * so it waits again; it leaves only after the final 1, and then reads data = 5: safe.
+ *
+ * cdpor-test
+ * run: --algorithm optimal ; verdict=safe executions=54 blocked=0
+ * run: --algorithm source ; verdict=safe
+ * run: --algorithm classic ; verdict=safe
+ * run: --algorithm none ; verdict=safe
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+atomic_int flag;
+int data;
+
+static void *writer(void *arg) {
+    (void)arg;
+    for (int i = 0; i < 3; i++)
+        atomic_store(&flag, 0);
+    data = 5;
+    atomic_store(&flag, 1);
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, writer, 0);
+    while (!atomic_load(&flag)) {
+    }
+    assert(data == 5);
+    pthread_join(t, 0);
+    return 0;
+}

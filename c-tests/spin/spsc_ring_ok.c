@@ -1,0 +1,55 @@
+/* A single-producer single-consumer ring buffer of 2 slots carrying 3 items. The producer
+ * waits while the ring is full, writes the slot, then publishes it by advancing tail; the
+ * consumer (main) waits while it is empty, reads the slot, then frees it by advancing
+ * head. Each item is read after it is written and before its slot is reused: the
+ * consumer sees 1, 2, 3 in order, safe.
+ *
+ * cdpor-test
+ * run: --algorithm optimal ; verdict=safe executions=94 blocked=0
+ * run: --algorithm source ; verdict=safe
+ * run: --algorithm classic ; verdict=safe
+ * run: -DCAP=1 -DITEMS=2 --algorithm optimal ; verdict=safe executions=8 blocked=0
+ * run: -DCAP=1 -DITEMS=2 --algorithm source ; verdict=safe
+ * run: -DCAP=1 -DITEMS=2 --algorithm classic ; verdict=safe
+ * run: -DCAP=1 -DITEMS=2 --algorithm none ; verdict=safe
+ */
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+
+#ifndef CAP
+#define CAP 2
+#endif
+#ifndef ITEMS
+#define ITEMS 3
+#endif
+
+int slot[CAP];
+atomic_uint head, tail; /* head: next to read; tail: next to write */
+
+static void *producer(void *arg) {
+    (void)arg;
+    for (int v = 1; v <= ITEMS; v++) {
+        unsigned t = atomic_load_explicit(&tail, memory_order_relaxed);
+        while (t - atomic_load_explicit(&head, memory_order_acquire) == CAP) { /* full */
+        }
+        slot[t % CAP] = v;
+        atomic_store_explicit(&tail, t + 1, memory_order_release);
+    }
+    return 0;
+}
+
+int main(void) {
+    pthread_t p;
+    pthread_create(&p, 0, producer, 0);
+    for (int want = 1; want <= ITEMS; want++) {
+        unsigned h = atomic_load_explicit(&head, memory_order_relaxed);
+        while (atomic_load_explicit(&tail, memory_order_acquire) == h) { /* empty */
+        }
+        int v = slot[h % CAP];
+        assert(v == want);
+        atomic_store_explicit(&head, h + 1, memory_order_release);
+    }
+    pthread_join(p, 0);
+    return 0;
+}
