@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use std::collections::BTreeMap;
 
-use cdpor_sched::event::{FLAG_FAILED, FLAG_RESTRICTED};
+use cdpor_sched::event::FLAG_RESTRICTED;
+use cdpor_sched::ops::awaits;
 use cdpor_sched::{Event, Kind, Step, Tid};
 
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
@@ -41,8 +42,8 @@ pub struct RunOptions {
     pub max_threads: u32,
     /// The values a nondeterministic integer too wide to explore whole takes.
     pub nondet: (i64, i64),
-    /// Iterations with an effect one activation of a loop may run while other threads
-    /// live.
+    /// A loop activation past this many iterations with an effect (while other threads
+    /// live) stops its thread.
     pub unroll: u32,
     /// Condition waits may end without a signal.
     pub spurious_wakeups: bool,
@@ -153,10 +154,20 @@ impl Summary {
         self.cut.is_none() && self.stats.bounded == 0 && self.restricted.is_empty()
     }
 
+    /// Executions cut by `--max-steps`.
+    pub fn steps_bounded(&self) -> u64 {
+        steps_bounded(&self.stats, self.loop_bounded, self.thread_bounded)
+    }
+
     /// Complete executions that were feasible (not ended by an assumption).
     pub fn executions(&self) -> u64 {
         self.stats.executions - self.assume_blocked
     }
+}
+
+/// Of the bounded executions, those no other bound accounts for: cut by `--max-steps`.
+fn steps_bounded(stats: &Stats, loop_bounded: u64, thread_bounded: u64) -> u64 {
+    stats.bounded - loop_bounded - thread_bounded
 }
 
 /// A failure that stops exploration without a verdict on the program.
@@ -287,10 +298,13 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         }
         let execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
-        awaits += (execution.events.iter())
-            .chain(execution.pending.iter().map(|p| &p.event))
-            .filter(|e| e.kind() == Kind::Await && e.flags & FLAG_FAILED == 0)
-            .count() as u64;
+        if progress.on {
+            // Only the live line shows them: no pass over every execution otherwise.
+            awaits += (execution.events.iter())
+                .chain(execution.pending.iter().map(|p| &p.event))
+                .filter(|e| e.kind() == Kind::Await && !awaits::stopped(e))
+                .count() as u64;
+        }
         if trace_executions {
             eprintln!(
                 "execution {runs}: {:?} -> {:?}",
@@ -380,7 +394,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             cut_by: [
                 ("--unroll", loop_bounded),
                 ("--max-threads", thread_bounded),
-                ("--max-steps", stats.bounded - loop_bounded - thread_bounded),
+                (
+                    "--max-steps",
+                    steps_bounded(&stats, loop_bounded, thread_bounded),
+                ),
             ],
         };
         progress.tick(start, &counts);

@@ -81,9 +81,9 @@ struct BuildArgs {
     /// types take all theirs); a run that leaves values out is incomplete.
     #[arg(long, value_name = "LO..HI", default_value = "-1..3", value_parser = parse_range, allow_hyphen_values = true)]
     nondet_range: (i64, i64),
-    /// Iterations with an effect that one run of a loop may make while other threads are
-    /// alive; an execution that reaches it stops that thread there and counts as cut
-    /// (verdict incomplete). Loops that only wait are not bounded: they block until
+    /// A loop that has run more than N iterations with an effect while other threads are
+    /// alive stops its thread there, and the execution counts as cut (verdict
+    /// incomplete). Loops that only wait are not bounded: they block until
     /// another thread changes what they read.
     #[arg(long, value_name = "N", default_value_t = explore::DEFAULT_UNROLL)]
     unroll: u32,

@@ -289,13 +289,9 @@ impl Namer<'_> {
                     at(&self.location(*site))
                 )
             }
-            End::Deadlock => {
+            End::Deadlock | End::Livelock => {
                 let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
-                format!("deadlock: {}", waits.join("; "))
-            }
-            End::Livelock => {
-                let waits: Vec<String> = x.blocked.iter().map(|b| self.wait(b, x)).collect();
-                format!("livelock: {}", waits.join("; "))
+                format!("{}: {}", f.kind.name(), waits.join("; "))
             }
             other => format!("{other:?}"),
         }
@@ -422,9 +418,7 @@ impl Namer<'_> {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
             End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
             End::Abort { site, .. } | End::ReachError { site, .. } => self.location(*site),
-            End::Deadlock | End::Livelock => (f.execution.blocked.iter())
-                .find(|b| b.kind() == Kind::Await)
-                .or(f.execution.blocked.first())
+            End::Deadlock | End::Livelock => first_waiter(&f.execution)
                 .map(|b| self.location(b.site))
                 .unwrap_or_default(),
             _ => String::new(),
@@ -553,20 +547,19 @@ pub struct JsonWarning {
     pub message: String,
 }
 
+/// The blocked thread an error of no thread's own is reported at: one that waits in an
+/// await (it spins, or its assumption can never hold), else the first.
+fn first_waiter(x: &Execution) -> Option<&Event> {
+    (x.blocked.iter().find(|b| b.kind() == Kind::Await)).or(x.blocked.first())
+}
+
 fn error_thread(f: &Found) -> Tid {
     match &f.execution.end {
         End::Assertion { tid, .. }
         | End::Abort { tid, .. }
         | End::Crash { tid, .. }
         | End::ReachError { tid, .. } => *tid,
-        End::Deadlock | End::Livelock => {
-            let blocked = &f.execution.blocked;
-            // The thread that spins, for a livelock.
-            (blocked.iter().find(|b| b.kind() == Kind::Await))
-                .or(blocked.first())
-                .map(|b| b.tid())
-                .unwrap_or(0)
-        }
+        End::Deadlock | End::Livelock => first_waiter(&f.execution).map_or(0, |b| b.tid()),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
     }
 }
@@ -602,7 +595,7 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
         Some(Cut::Interrupted(sig)) => parts.push(format!("interrupted by {}", signal_name(*sig))),
         None => {}
     }
-    let by_steps = s.stats.bounded - s.thread_bounded - s.loop_bounded;
+    let by_steps = s.steps_bounded();
     if by_steps > 0 {
         parts.push(format!("{by_steps} executions cut by --max-steps"));
     }

@@ -165,8 +165,6 @@ struct Thread {
     events: u32,
     changes: u32,
     loops: [LoopRecord; LOOP_RECORDS],
-    /// A loop of it reached `--unroll`: it waits for good.
-    cut: bool,
     /// Its `changes` right after its last condition wait ended without a signal.
     spurious_mark: Option<u32>,
 }
@@ -209,7 +207,6 @@ const UNUSED: Thread = Thread {
     events: 0,
     changes: 0,
     loops: [NO_RECORD; LOOP_RECORDS],
-    cut: false,
     spurious_mark: None,
 };
 
@@ -448,7 +445,7 @@ impl Exec {
             .iter()
             .filter(|&t| {
                 let th = &self.threads[t as usize];
-                ops::enabled(self, &th.pending) && !self.over_thread_bound(&th.pending) && !th.cut
+                ops::enabled(self, &th.pending) && !self.over_thread_bound(&th.pending)
             })
             .collect();
         (enabled, live)
@@ -474,7 +471,7 @@ impl Exec {
                 let any = |f: &dyn Fn(&Thread) -> bool| {
                     live.iter().find(|&t| f(&self.threads[t as usize]))
                 };
-                let (outcome, t) = if let Some(t) = any(&|th| th.cut) {
+                let (outcome, t) = if let Some(t) = any(&|th| awaits::stopped(&th.pending)) {
                     (Outcome::LoopBound, t)
                 } else if let Some(t) = any(&|th| self.over_thread_bound(&th.pending)) {
                     (Outcome::ThreadBound, t)
@@ -817,15 +814,7 @@ impl Exec {
         th.events += 1;
         th.changes += u32::from(awaits::changes_state(&ev));
         if self.awaiting > 0 {
-            awaits::wake(self, &ev, i as u32);
-            self.awaiting = self
-                .ready
-                .iter()
-                .filter(|&t| {
-                    let p = &self.threads[t as usize].pending;
-                    p.kind() == Kind::Await && !awaits::woken(p) && !self.threads[t as usize].cut
-                })
-                .count() as u32;
+            self.awaiting -= awaits::wake(self, &ev, i as u32);
         }
     }
 
@@ -866,13 +855,7 @@ impl Exec {
 
     /// The current thread ran a loop `--unroll` times: it stops there for good.
     fn cut_by_unroll(&mut self, site: u32) -> ! {
-        let t = self.cur as usize;
-        self.threads[t].cut = true;
-        self.submit(Event {
-            site,
-            flags: FLAG_FAILED,
-            ..Event::new(0, Kind::Await)
-        });
+        self.submit(awaits::stop(site));
         unsafe { libc::_exit(3) }
     }
 

@@ -153,14 +153,14 @@ fn without_hidden_effects(name: &str) -> bool {
     const INPUT: &[&str] = &["fread", "fgets", "read"];
     const PURE: &[&str] = &[
         "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
-        "llabs", "toupper", "tolower",
+        "llabs", "toupper", "tolower", "isalpha", "isdigit", "isalnum", "isspace", "isupper",
+        "islower", "isxdigit", "ispunct", "isprint",
     ];
     let name = externals::source_name(name);
     if let Some(to) = externals::redirect(name) {
         return !ALLOCATOR.contains(&to) && !INPUT.contains(&to);
     }
     PURE.contains(&name)
-        || name.starts_with("is") && name.len() <= 8
         || [
             "sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil", "fmod",
             "round", "trunc",
@@ -173,8 +173,8 @@ fn without_hidden_effects(name: &str) -> bool {
 }
 
 impl Pass<'_, '_> {
-    /// Does this call have effects beyond events? `frame_ok`: stores into the callee's
-    /// own locals are fine (they end with the call), but the loop's own are not.
+    /// Are all of this call's effects events? A callee's stores into its own locals
+    /// are fine (they end with the call); a loop's own are checked by `loop_is_visible`.
     fn call_is_visible(
         &mut self,
         call: LLVMValueRef,

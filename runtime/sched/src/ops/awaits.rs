@@ -19,9 +19,24 @@ use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE}
 /// (`__VERIFIER_assume`) to hold; it is a blocking wait like a lock's, not a spin.
 pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
 
-/// Is `e` a loop's await (whose thread spins, as opposed to blocking)?
+/// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
-    e.kind() == Kind::Await && e.flags & FLAG_ASSUMPTION == 0
+    e.kind() == Kind::Await && e.flags & (FLAG_ASSUMPTION | FLAG_FAILED) == 0
+}
+
+/// The pending event of a thread stopped by a bound (`--unroll`) at `site`: an await
+/// on nothing, which nothing wakes.
+pub fn stop(site: u32) -> Event {
+    Event {
+        site,
+        flags: FLAG_FAILED,
+        ..Event::new(0, Kind::Await)
+    }
+}
+
+/// Is `e` the pending event of a thread stopped by a bound?
+pub fn stopped(e: &Event) -> bool {
+    e.kind() == Kind::Await && e.flags & FLAG_FAILED != 0
 }
 
 /// The bytes an iteration depended on, covered by at most two ranges.
@@ -141,18 +156,21 @@ pub fn changes_state(e: &Event) -> bool {
 }
 
 /// Wakes the threads whose pending `Await` watches bytes that `e` (executed at `step`)
-/// wrote.
-pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) {
+/// wrote; returns how many it woke.
+pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) -> u32 {
     let fp = super::footprint(e);
     if !fp.ranges().any(|r| r.mode.writes()) {
-        return;
+        return 0;
     }
+    let mut woke = 0;
     for t in w.ready().iter() {
         let p = w.pending(t);
         if t != e.tid && p.kind() == Kind::Await && !woken(p) && footprint(p).conflicts(&fp, true) {
             w.pending_mut(t).value = step as u64 + 1;
+            woke += 1;
         }
     }
+    woke
 }
 
 #[cfg(test)]
