@@ -4,6 +4,9 @@
  * head. Each item is read after it is written and before its slot is reused: the
  * consumer sees 1, 2, 3 in order, safe.
  *
+ * -DBROKEN advances tail before writing the slot: the consumer can read the slot before
+ * the item is in it (0, or an old item once the ring wraps), and the assertion fails.
+ *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=94 blocked=0
  * run: --algorithm source ; verdict=safe
@@ -12,6 +15,13 @@
  * run: -DCAP=1 -DITEMS=2 --algorithm source ; verdict=safe
  * run: -DCAP=1 -DITEMS=2 --algorithm classic ; verdict=safe
  * run: -DCAP=1 -DITEMS=2 --algorithm none ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=308 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
+ * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=28 blocked=0
+ * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm source ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
+ * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm classic ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
+ * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm none ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
  */
 #include <assert.h>
 #include <pthread.h>
@@ -33,8 +43,13 @@ static void *producer(void *arg) {
         unsigned t = atomic_load_explicit(&tail, memory_order_relaxed);
         while (t - atomic_load_explicit(&head, memory_order_acquire) == CAP) { /* full */
         }
+#ifdef BROKEN
+        atomic_store_explicit(&tail, t + 1, memory_order_release); /* BUG: publish first */
+#endif
         slot[t % CAP] = v;
+#ifndef BROKEN
         atomic_store_explicit(&tail, t + 1, memory_order_release);
+#endif
     }
     return 0;
 }

@@ -3,6 +3,9 @@
  * or changed under it. A read that passes the check saw one whole version of the pair,
  * so a == b: safe.
  *
+ * -DBROKEN: the reader reads the pair without looking at the sequence. It can read a
+ * after the writer updated it and b before, a torn pair, and the assertion fails.
+ *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=280 blocked=0
  * run: --algorithm source ; verdict=safe
@@ -12,6 +15,10 @@
  * run: -DWRITES=1 --algorithm source ; verdict=safe
  * run: -DWRITES=1 --algorithm classic ; verdict=safe
  * run: -DWRITES=1 --algorithm none ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=seqlock.c:64 errors=assertion@seqlock.c:64 executions=11 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=seqlock.c:64 errors=assertion@seqlock.c:64
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=seqlock.c:64 errors=assertion@seqlock.c:64
+ * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=seqlock.c:64 errors=assertion@seqlock.c:64
  */
 #include <assert.h>
 #include <pthread.h>
@@ -38,8 +45,13 @@ static void *writer(void *arg) {
 int main(void) {
     pthread_t t;
     pthread_create(&t, 0, writer, 0);
-    unsigned s1, s2;
     int x, y;
+#ifdef BROKEN
+    /* BUG: no sequence check and no retry */
+    x = atomic_load_explicit(&a, memory_order_relaxed);
+    y = atomic_load_explicit(&b, memory_order_relaxed);
+#else
+    unsigned s1, s2;
     do {
         do
             s1 = atomic_load(&seq);
@@ -48,6 +60,7 @@ int main(void) {
         y = atomic_load_explicit(&b, memory_order_relaxed);
         s2 = atomic_load(&seq);
     } while (s1 != s2);
+#endif
     assert(x == y);
     pthread_join(t, 0);
     return 0;

@@ -3,10 +3,18 @@
  * wait for every b[j] to fall, and unless y is still i wait for y == 0 and start again.
  * Under sequential consistency at most one thread is in the critical section: safe.
  *
+ * -DBROKEN leaves out the slow path: after y = i the thread does not check that x is
+ * still i. Both threads can pass `y == 0`, write x and y in turn and enter together: the
+ * assertion fails.
+ *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=34 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66 executions=40 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66
+ * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66
  */
 #include <assert.h>
 #include <pthread.h>
@@ -28,6 +36,9 @@ static void lock(int i) {
             continue;
         }
         atomic_store(&y, i);
+#ifdef BROKEN
+        /* BUG: no check that x is still i (the slow path is missing) */
+#else
         if (atomic_load(&x) != i) {
             atomic_store(&b[i], 0);
             while (atomic_load(&b[3 - i])) { /* b[i] is down: wait for the other's */
@@ -38,6 +49,7 @@ static void lock(int i) {
                 continue;
             }
         }
+#endif
         return;
     }
 }

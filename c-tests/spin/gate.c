@@ -2,11 +2,18 @@
  * and opens the gate; each worker spins until the gate is open, checks data and counts
  * itself in. One write must wake both spinners: main sees 2 arrivals, safe.
  *
+ * -DBROKEN opens the gate too early, before main writes `data`: a worker that passes the
+ * gate in between reads data = 0 and its assertion fails.
+ *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=8 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29 executions=40 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29
+ * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29
  */
 #include <assert.h>
 #include <pthread.h>
@@ -29,8 +36,13 @@ int main(void) {
     pthread_t a, b;
     pthread_create(&a, 0, worker, &gate);
     pthread_create(&b, 0, worker, &gate);
+#ifdef BROKEN
+    atomic_store(&gate, 1); /* BUG: the gate opens before the data is written */
+#endif
     data = 9;
+#ifndef BROKEN
     atomic_store(&gate, 1);
+#endif
     pthread_join(a, 0);
     pthread_join(b, 0);
     assert(atomic_load(&arrived) == 2);

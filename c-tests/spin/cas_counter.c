@@ -2,11 +2,19 @@
  * compare-exchange retry loop. A failed compare-exchange reloads the current value and
  * retries, so no increment is lost: main sees 3, safe.
  *
+ * -DBROKEN loads the counter and stores the value plus 1 as two separate atomic
+ * operations: two threads can load the same value and one increment is lost, so main's
+ * assertion fails.
+ *
  * cdpor-test
  * run: --algorithm optimal ; verdict=safe executions=48 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45 executions=36 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
+ * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
  */
 #include <assert.h>
 #include <pthread.h>
@@ -17,9 +25,13 @@ atomic_int counter;
 static void *worker(void *arg) {
     (void)arg;
     int old = atomic_load(&counter);
+#ifdef BROKEN
+    atomic_store(&counter, old + 1); /* BUG: load and store are two steps */
+#else
     while (!atomic_compare_exchange_weak(&counter, &old, old + 1)) {
         /* old now holds the current value: retry */
     }
+#endif
     return 0;
 }
 
