@@ -332,7 +332,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 )))
             }
             End::SleepBlocked => TraceEnd::SleepBlocked,
-            End::StepBound => TraceEnd::Bounded,
+            End::StepBound => TraceEnd::Stopped,
             End::ThreadBound => {
                 thread_bounded += 1;
                 TraceEnd::Stopped

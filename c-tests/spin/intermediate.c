@@ -7,7 +7,7 @@
  * spinner to wake on the first of the two writes, not only on the last.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=6 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=5 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

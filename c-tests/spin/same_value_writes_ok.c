@@ -3,7 +3,7 @@
  * so it waits again; it leaves only after the final 1, and then reads data = 5: safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=54 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=16 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

@@ -126,6 +126,51 @@ const NO_RECORD: LoopRecord = LoopRecord {
     n: 0,
 };
 
+/// The bytes an await watches, as they were when it began waiting (up to a size that
+/// keeps the copy cheap; beyond it, every wake runs the loop again).
+#[derive(PartialEq)]
+struct Snapshot {
+    bytes: [u8; Snapshot::MAX],
+    len: usize,
+}
+
+impl Snapshot {
+    const MAX: usize = 64;
+
+    fn take(watch: &Watch) -> Option<Snapshot> {
+        let mut s = Snapshot {
+            bytes: [0; Snapshot::MAX],
+            len: 0,
+        };
+        for &(lo, hi) in watch.parts() {
+            let n = (hi - lo) as usize;
+            if n > Snapshot::MAX - s.len {
+                return None;
+            }
+            // The loop's own last iteration accessed these bytes, and the runtime never
+            // unmaps memory a program used during an execution.
+            unsafe {
+                std::ptr::copy_nonoverlapping(lo as *const u8, s.bytes[s.len..].as_mut_ptr(), n)
+            };
+            s.len += n;
+        }
+        Some(s)
+    }
+}
+
+/// What a loop that made no progress waits on (`Exec::stalled`).
+struct Stall {
+    watch: Watch,
+    /// The step of the first write by another thread to bytes the iteration had
+    /// accessed, if any.
+    woken_at: Option<u32>,
+    /// Did one of those writes change the bytes?
+    changed: bool,
+    /// Is all the iteration depended on held in the watched bytes? (A condition
+    /// variable's waiters are not.)
+    in_memory: bool,
+}
+
 #[derive(Clone, Copy)]
 struct Thread {
     status: Status,
@@ -824,33 +869,80 @@ impl Exec {
     }
 
     /// Thread `t` is back at the head of a loop whose last iteration, from step `from`
-    /// to now, changed nothing and ended with the values it began with: the bytes that
-    /// iteration depended on, unless another thread has written some of them since
-    /// (then the next iteration may differ).
-    fn stalled(&self, t: Tid, from: usize, site: u32) -> Option<Watch> {
+    /// to now, changed nothing and ended with the values it began with: whether it waits
+    /// depends on that alone (on what its own events read), never on what other threads
+    /// did meanwhile, or re-executing a schedule in which they did it later would not
+    /// reproduce the thread's next event. It waits on the bytes the iteration depended
+    /// on. Another thread's write to bytes the iteration had already accessed wakes the
+    /// wait at once (the first such write is its waker, so that the wait can never move
+    /// before it), and if that write changed them the loop runs again.
+    fn stalled(&self, t: Tid, from: usize) -> Stall {
         let now = self.sched.step();
-        let mut watch = Watch::default();
+        let mut stall = Stall {
+            watch: Watch::default(),
+            woken_at: None,
+            changed: false,
+            in_memory: true,
+        };
         for i in from..now {
             let e = self.event_at(i);
             if e.tid == t {
+                stall.in_memory &= matches!(
+                    e.kind(),
+                    Kind::Read
+                        | Kind::Write
+                        | Kind::Rmw
+                        | Kind::CmpXchg
+                        | Kind::Copy
+                        | Kind::Lib
+                        | Kind::Atomic
+                        | Kind::Fence
+                        | Kind::TryLock
+                );
                 for r in ops::footprint(&e).ranges() {
-                    watch.add(r);
+                    stall.watch.add(r);
                 }
+            } else if !stall.watch.is_empty()
+                && ops::footprint(&e)
+                    .conflicts(&ops::footprint(&awaits::event(&stall.watch, 0)), true)
+            {
+                stall.woken_at.get_or_insert(i as u32);
+                stall.changed |= awaits::changes_state(&e);
             }
         }
-        let fp = ops::footprint(&awaits::event(&watch, site));
-        let written = (from..now).any(|i| {
-            let e = self.event_at(i);
-            e.tid != t && ops::footprint(&e).conflicts(&fp, true)
-        });
-        (!written).then_some(watch)
+        stall
     }
 
     /// The current thread's loop cannot make progress: it waits until a write to what
-    /// it depends on wakes it (forever, if nothing can).
-    fn wait_for_change(&mut self, watch: &Watch, site: u32) {
-        self.awaiting += 1;
-        self.submit(awaits::event(watch, site));
+    /// it depends on wakes it (forever, if nothing can). Woken by writes that left those
+    /// bytes as the iteration saw them (a failed test-and-set stores the 1 it found;
+    /// another write put the old value back), the loop would only repeat the same
+    /// iteration: it waits again instead, or two spinners whose iterations store would
+    /// wake each other forever.
+    fn wait_for_change(&mut self, stall: &Stall, site: u32) {
+        let mut e = awaits::event(&stall.watch, site);
+        if let Some(step) = stall.woken_at {
+            e.value = step as u64 + 1;
+            if stall.changed {
+                e.flags |= awaits::FLAG_RERUN;
+            }
+        } else {
+            self.awaiting += 1;
+        }
+        let seen = if stall.changed || !stall.in_memory {
+            None
+        } else {
+            Snapshot::take(&stall.watch)
+        };
+        self.submit(e);
+        while let Some(s) = &seen {
+            if Snapshot::take(&stall.watch).as_ref() != Some(s) {
+                return;
+            }
+            let e = ex();
+            e.awaiting += 1;
+            e.submit(awaits::event(&stall.watch, site));
+        }
     }
 
     /// The current thread ran a loop `--unroll` times: it stops there for good.
@@ -1138,11 +1230,10 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         e.cut_by_unroll(site)
     }
     if may_wait && !progressed && rec.n as usize == n && rec.vals[..n] == *vals {
-        if let Some(watch) = e.stalled(t as Tid, rec.step as usize, site) {
-            e.in_runtime = true;
-            e.wait_for_change(&watch, site);
-            e.in_runtime = false;
-        }
+        let stall = e.stalled(t as Tid, rec.step as usize);
+        e.in_runtime = true;
+        e.wait_for_change(&stall, site);
+        e.in_runtime = false;
     } else if !progressed && e.threads[t].events != rec.events {
         // It looked and changed nothing, but its own values moved on (a counter): no
         // await, but it lets another thread run next, or it could spin forever first.

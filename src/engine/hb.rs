@@ -289,6 +289,10 @@ pub struct Scope {
     pub kill: bool,
     /// Report races of the pending events too (complete executions only).
     pub with_pending: bool,
+    /// The execution was cut by a bound: each thread that could have gone on races, by
+    /// its pending event, with the earlier events that event conflicts with, as if it ran
+    /// next; nothing else would ever reverse those races.
+    pub cut: bool,
     /// Reads of the same bytes commute (false: classic DPOR's coarser dependence).
     pub reads_commute: bool,
 }
@@ -310,6 +314,7 @@ pub fn analyze(
         from,
         kill,
         with_pending,
+        cut,
         reads_commute,
     } = scope;
     let threads = events
@@ -378,6 +383,22 @@ pub fn analyze(
                     later: Later::Pending(k),
                 }));
             }
+        }
+    }
+    if cut {
+        for (k, p) in pending.iter().enumerate().filter(|(_, p)| p.enabled) {
+            // Each as if it ran next, so none of them leaves its accesses behind.
+            let mem = st.mem.clone();
+            st.begin(p.event.tid(), &p.event);
+            st.accesses(n, &p.event);
+            st.cur
+                .cands
+                .retain(|&c| !ops::enables(&p.event, &events[c], c));
+            races.extend(st.races().into_iter().map(|c| Race {
+                earlier: c,
+                later: Later::Pending(k),
+            }));
+            st.mem = mem;
         }
     }
     let hb = Hb {

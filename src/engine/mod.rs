@@ -81,10 +81,10 @@ pub enum TraceEnd {
     },
     /// Every enabled thread was asleep: a redundant execution, cut short.
     SleepBlocked,
-    /// Cut by the step bound.
-    Bounded,
-    /// Every thread left is stopped by a bound (`--unroll`, `--max-threads`) or blocked:
-    /// cut, but what could have run instead is known, as at the end of a maximal one.
+    /// Cut by a bound (`--max-steps`, or every thread left is stopped by `--unroll` or
+    /// `--max-threads`, or blocked): what each thread would have done next is known, and
+    /// its races are analysed as at the end of a maximal execution, so that a bug
+    /// reachable within the bound by reversing one is not missed.
     Stopped,
 }
 
@@ -245,7 +245,7 @@ impl Engine {
         match trace.end {
             TraceEnd::Maximal { .. } => self.stats.executions += 1,
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
-            TraceEnd::Bounded | TraceEnd::Stopped => self.stats.bounded += 1,
+            TraceEnd::Stopped => self.stats.bounded += 1,
         }
         // Races are analysed on blocked executions too: the events before the block were
         // explored, and their races are what leads elsewhere (Source-DPOR, Alg. 1).
@@ -262,6 +262,7 @@ impl Engine {
                 from: div,
                 kill,
                 with_pending: complete,
+                cut: matches!(trace.end, TraceEnd::Stopped),
                 reads_commute: self.alg != Algorithm::Classic,
             };
             let (hb, races) = hb::analyze(events, trace.enabled, trace.pending, scope);

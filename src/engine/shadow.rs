@@ -27,7 +27,7 @@ struct Segment {
 }
 
 /// Disjoint segments keyed by their first byte; untouched bytes have no segment.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct Shadow {
     segs: BTreeMap<u64, Segment>,
 }

@@ -535,7 +535,10 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
             Pick::SleepBlocked => {
                 return end(events, enabled_sets, vec![], TraceEnd::SleepBlocked, None)
             }
-            Pick::StepBound => return end(events, enabled_sets, vec![], TraceEnd::Bounded, None),
+            Pick::StepBound => {
+                let p = pending(&sim);
+                return end(events, enabled_sets, p, TraceEnd::Stopped, None);
+            }
             Pick::Diverged(t) => panic!(
                 "schedule diverged at step {}: T{t} cannot run",
                 events.len()
@@ -636,6 +639,16 @@ pub struct Explored {
 
 /// Explores `prog` exhaustively with `alg`; `None` if it takes more than `limit` executions.
 pub fn explore(prog: &Program, alg: super::Algorithm, limit: u64) -> Option<Explored> {
+    explore_within(prog, alg, limit, 10_000)
+}
+
+/// `explore`, with executions cut after `max_steps` events.
+pub fn explore_within(
+    prog: &Program,
+    alg: super::Algorithm,
+    limit: u64,
+    max_steps: usize,
+) -> Option<Explored> {
     let mut engine = super::Engine::new(alg);
     let mut out = Explored::default();
     let mut seen_killed = BTreeSet::new();
@@ -645,7 +658,7 @@ pub fn explore(prog: &Program, alg: super::Algorithm, limit: u64) -> Option<Expl
         if runs > limit {
             return None;
         }
-        let r = run(prog, &req.clone(), 10_000);
+        let r = run(prog, &req.clone(), max_steps);
         engine
             .record(&r.trace())
             .expect("simulated programs are deterministic");

@@ -517,6 +517,37 @@ fn creations_by_different_threads_commute() {
     assert_eq!((c.traces, c.optimal), (1, 1));
 }
 
+/// An execution cut by the step bound while a thread still had its first write to do:
+/// that write races with the read another thread made before the cut, and reversing the
+/// race reaches the failure within the bound. Nothing after the cut would ever reverse it.
+#[test]
+fn a_race_with_an_event_left_pending_at_a_cut_is_reversed() {
+    let mut reader = vec![Op::read(0, 0), Op::Assert { reg: 0, value: 0 }];
+    reader.extend((0..20).map(|_| Op::write(1, 1)));
+    let prog = Program {
+        main: vec![],
+        workers: vec![reader, vec![Op::write(0, 1)]],
+        vars: 2,
+        ..Default::default()
+    };
+    for alg in [
+        Algorithm::None,
+        Algorithm::Classic,
+        Algorithm::Source,
+        Algorithm::Optimal,
+    ] {
+        let got = sim::explore_within(&prog, alg, LIMIT, 8).unwrap();
+        assert!(
+            got.outcomes
+                .iter()
+                .any(|o| matches!(o, sim::Outcome::AssertFail { .. })),
+            "{alg:?}: {:?}",
+            got.outcomes
+        );
+        assert!(got.stats.bounded > 0, "{alg:?}");
+    }
+}
+
 /// A thread that crashes after a write: another thread may run between the two, and see
 /// the write (the crash is an event of its own, not part of the write's step).
 #[test]

@@ -19,6 +19,11 @@ use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE}
 /// (`__VERIFIER_assume`) to hold; it is a blocking wait like a lock's, not a spin.
 pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
 
+/// Outcome flag on an `Await`: another thread changed bytes its loop's iteration had
+/// read before the thread could wait, so the loop runs again whatever memory holds then;
+/// it reads nothing. (Its waker, that write, still orders it.)
+pub const FLAG_RERUN: u8 = crate::event::FLAG_SILENT;
+
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
     e.kind() == Kind::Await && e.flags & (FLAG_ASSUMPTION | FLAG_FAILED) == 0
@@ -87,6 +92,11 @@ impl Watch {
     pub fn is_empty(&self) -> bool {
         self.n == 0
     }
+
+    /// The covering ranges, as `[lo, hi)` pairs.
+    pub fn parts(&self) -> &[(u64, u64)] {
+        &self.parts[..self.n]
+    }
 }
 
 /// An `Await` on the bytes of `watch`, at the loop `site`. Which bytes depends on the
@@ -115,6 +125,9 @@ pub fn event(watch: &Watch, site: u32) -> Event {
 }
 
 pub(super) fn footprint(e: &Event) -> Footprint {
+    if e.flags & FLAG_RERUN != 0 {
+        return Footprint::NONE;
+    }
     if e.flags & FLAG_WHOLE != 0 {
         return Footprint::one(Range::new(0, u64::MAX, Mode::Read));
     }
