@@ -118,6 +118,13 @@ impl Namer<'_> {
             Kind::Unlock => named("unlock"),
             Kind::MutexInit => named("mutex init"),
             Kind::MutexDestroy => named("mutex destroy"),
+            Kind::SemInit => (format!("sem init to {}", e.value), here()),
+            Kind::SemWait => named("sem wait"),
+            Kind::SemTryWait if e.failed() => named("sem trywait (count 0)"),
+            Kind::SemTryWait => named("sem trywait"),
+            Kind::SemPost => named("sem post"),
+            Kind::SemGetValue => named("sem getvalue"),
+            Kind::SemDestroy => named("sem destroy"),
             Kind::CondInit => named("cond init"),
             Kind::CondDestroy => named("cond destroy"),
             Kind::CondWait => (
@@ -311,6 +318,11 @@ impl Namer<'_> {
                 )
             }
             Kind::Join => format!("{} waits to join {}{loc}", t(b.tid), t(b.aux)),
+            Kind::SemWait => format!(
+                "{} waits on semaphore {}, whose count is 0{loc}",
+                t(b.tid),
+                self.object(b.addr, x)
+            ),
             Kind::CondWake if !cond::woken(b) => {
                 let woke_others = x
                     .events

@@ -32,6 +32,12 @@
 #define CDPOR_K_ABORT 32
 #define CDPOR_K_CRASH 33
 #define CDPOR_K_ASSUMEFAIL 34
+#define CDPOR_K_SEMINIT 40
+#define CDPOR_K_SEMWAIT 41
+#define CDPOR_K_SEMTRYWAIT 42
+#define CDPOR_K_SEMPOST 43
+#define CDPOR_K_SEMGETVALUE 44
+#define CDPOR_K_SEMDESTROY 45
 
 /* How a library call uses a range (runtime/sched/src/ops/memory.rs). */
 #define CDPOR_MODE_READ 1

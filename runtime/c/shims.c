@@ -3,7 +3,9 @@
  * `__cdpor_f`). Each one turns its call into a visible operation for the scheduler. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <string.h>
 #include <time.h>
 
@@ -192,3 +194,54 @@ int __cdpor_nanosleep(const struct timespec *req, struct timespec *rem) {
 }
 
 int __cdpor_sched_yield(void) { return 0; }
+
+/* ---- semaphores ----
+ * The count is the first word of the sem_t (runtime/sched/src/ops/semaphore.rs). A process
+ * has one address space here, so a shared semaphore (pshared) is the same object. */
+
+#ifndef SEM_VALUE_MAX
+#define SEM_VALUE_MAX INT_MAX
+#endif
+
+static int sem_result(int r) {
+    if (r == 0)
+        return 0;
+    errno = r;
+    return -1;
+}
+
+int __cdpor_sem_init(sem_t *s, int pshared, unsigned value) {
+    (void)pshared;
+    if (value > SEM_VALUE_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    return sem_result(cdpor_sync_value(CDPOR_K_SEMINIT, s, value, __cdpor_site));
+}
+
+int __cdpor_sem_destroy(sem_t *s) {
+    return sem_result(cdpor_sync(CDPOR_K_SEMDESTROY, s, __cdpor_site));
+}
+
+int __cdpor_sem_wait(sem_t *s) {
+    return sem_result(cdpor_sync(CDPOR_K_SEMWAIT, s, __cdpor_site));
+}
+
+int __cdpor_sem_trywait(sem_t *s) {
+    return sem_result(cdpor_sync(CDPOR_K_SEMTRYWAIT, s, __cdpor_site));
+}
+
+int __cdpor_sem_post(sem_t *s) {
+    return sem_result(cdpor_sync(CDPOR_K_SEMPOST, s, __cdpor_site));
+}
+
+int __cdpor_sem_getvalue(sem_t *s, int *value) {
+    uint32_t site = __cdpor_site;
+    int count = cdpor_sync(CDPOR_K_SEMGETVALUE, s, site);
+    if (!value) {
+        errno = EINVAL;
+        return -1;
+    }
+    cdpor_store((uint64_t)(uintptr_t)value, sizeof *value, (uint64_t)(unsigned)count, site);
+    return 0;
+}

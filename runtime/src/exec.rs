@@ -403,10 +403,10 @@ pub unsafe fn start(
 }
 
 impl World for Exec {
-    fn mutex_word(&self, m: u64) -> u32 {
+    fn sync_word(&self, m: u64) -> u32 {
         unsafe { (m as *const u32).read_volatile() }
     }
-    fn set_mutex_word(&mut self, m: u64, v: u32) {
+    fn set_sync_word(&mut self, m: u64, v: u32) {
         unsafe { (m as *mut u32).write_volatile(v) }
     }
     fn ready(&self) -> ThreadSet {
@@ -1330,6 +1330,13 @@ const MUTEX_KIND_OFFSET: u64 = 16;
 /// An operation on a mutex or a condition variable (not a wait).
 #[no_mangle]
 pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int {
+    cdpor_sync_value(kind, object, 0, site)
+}
+
+/// An operation on a synchronization object that takes a value (the count `sem_init`
+/// starts a semaphore with); returns the operation's result (`sem_getvalue`: the count).
+#[no_mangle]
+pub extern "C" fn cdpor_sync_value(kind: u32, object: *mut c_void, value: u64, site: u32) -> c_int {
     let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
     if object.is_null() {
         return libc::EINVAL;
@@ -1338,6 +1345,12 @@ pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int
         Kind::CondSignal | Kind::CondBroadcast | Kind::CondInit | Kind::CondDestroy => {
             ops::cond::SIZE
         }
+        Kind::SemInit
+        | Kind::SemWait
+        | Kind::SemTryWait
+        | Kind::SemPost
+        | Kind::SemGetValue
+        | Kind::SemDestroy => ops::semaphore::SIZE,
         _ => ops::mutex::SIZE,
     };
     let e = ex();
@@ -1358,6 +1371,7 @@ pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int
     }
     e.submit(Event {
         site,
+        value,
         ..Event::on(0, kind, object as u64)
     });
     let e = ex();
@@ -1374,7 +1388,7 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
     let e = ex();
     e.check_object(cond as u64, ops::cond::SIZE, site);
     e.check_object(mutex as u64, ops::mutex::SIZE, site);
-    if e.mutex_word(mutex as u64) != e.cur + 1 {
+    if e.sync_word(mutex as u64) != e.cur + 1 {
         return libc::EPERM;
     }
     // A wait may end without a signal, unless spurious wake-ups are off, or the thread

@@ -26,6 +26,10 @@ fn mutex_addr(m: usize) -> u64 {
     0x9000 + 64 * m as u64
 }
 
+fn sem_addr(s: usize) -> u64 {
+    0xb000 + 64 * s as u64
+}
+
 fn cond_addr(c: usize) -> u64 {
     0xa000 + 64 * c as u64
 }
@@ -72,6 +76,15 @@ pub enum Op {
         reg: usize,
         value: i64,
         skip: usize,
+    },
+    /// `sem_wait(s)`.
+    SemWait(usize),
+    /// `sem_post(s)`.
+    SemPost(usize),
+    /// `reg = 0` if `sem_trywait(s)` took a unit, 1 if the count was 0.
+    SemTryWait {
+        s: usize,
+        reg: usize,
     },
     /// Fails the program when `reg != value`.
     Assert {
@@ -144,6 +157,8 @@ pub struct Program {
     /// Threads that workers create with `Op::Spawn` (each spawned at most once).
     pub children: Vec<Vec<Op>>,
     pub vars: usize,
+    /// The initial counts of semaphores 0, 1...
+    pub sems: Vec<u32>,
 }
 
 impl Program {
@@ -223,7 +238,7 @@ const REGS: usize = 4;
 struct Sim<'p> {
     prog: &'p Program,
     memory: Vec<u8>,
-    mutex_words: HashMap<u64, u32>,
+    sync_words: HashMap<u64, u32>,
     threads: Vec<Thread>,
     /// Each ready thread's announced next operation.
     pending: Vec<Event>,
@@ -240,11 +255,11 @@ enum Step<'a> {
 }
 
 impl World for Sim<'_> {
-    fn mutex_word(&self, m: u64) -> u32 {
-        self.mutex_words.get(&m).copied().unwrap_or(0)
+    fn sync_word(&self, m: u64) -> u32 {
+        self.sync_words.get(&m).copied().unwrap_or(0)
     }
-    fn set_mutex_word(&mut self, m: u64, v: u32) {
-        self.mutex_words.insert(m, v);
+    fn set_sync_word(&mut self, m: u64, v: u32) {
+        self.sync_words.insert(m, v);
     }
     fn ready(&self) -> ThreadSet {
         (0..self.threads.len() as Tid)
@@ -334,6 +349,9 @@ impl<'p> Sim<'p> {
                 Op::Lock(m) => Event::on(t, Kind::Lock, mutex_addr(m)),
                 Op::Unlock(m) => Event::on(t, Kind::Unlock, mutex_addr(m)),
                 Op::TryLock { m, .. } => Event::on(t, Kind::TryLock, mutex_addr(m)),
+                Op::SemWait(s) => Event::on(t, Kind::SemWait, sem_addr(s)),
+                Op::SemPost(s) => Event::on(t, Kind::SemPost, sem_addr(s)),
+                Op::SemTryWait { s, .. } => Event::on(t, Kind::SemTryWait, sem_addr(s)),
                 Op::Assert { .. } => Event::new(t, Kind::AssertFail),
                 Op::Crash => Event::new(t, Kind::Crash),
                 Op::Wait { c, m } => Event {
@@ -435,7 +453,9 @@ impl<'p> Sim<'p> {
                             ev.flags |= FLAG_FAILED;
                         }
                     }
-                    Op::TryLock { reg, .. } => self.threads[ti].regs[reg] = ev.failed() as i64,
+                    Op::TryLock { reg, .. } | Op::SemTryWait { reg, .. } => {
+                        self.threads[ti].regs[reg] = ev.failed() as i64
+                    }
                     Op::AwaitEq { .. } if ev.kind() == Kind::Await => {
                         // Woken: read again.
                         self.threads[ti].awaiting = false;
@@ -480,7 +500,9 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
     let mut sim = Sim {
         prog,
         memory: vec![0; 8 * prog.vars.max(1)],
-        mutex_words: HashMap::new(),
+        sync_words: (prog.sems.iter().enumerate())
+            .map(|(s, &count)| (sem_addr(s), count))
+            .collect(),
         threads: (0..n)
             .map(|_| Thread {
                 pc: 0,

@@ -512,8 +512,37 @@ fn creations_by_different_threads_commute() {
             vec![Op::read(0, 0)],
         ],
         vars: 1,
+        ..Default::default()
     };
     let c = check_large(&prog);
+    assert_eq!((c.traces, c.optimal), (1, 1));
+}
+
+/// A wait that found a unit to spare could have run before the post that came just before
+/// it (a race, both orders explored); a wait that needed the post's unit could not (no
+/// race). Here the semaphore starts at 1: the reader's wait may precede the post, and
+/// then its read the write.
+#[test]
+fn a_semaphore_wait_races_with_a_post_it_did_not_need() {
+    let prog = Program {
+        main: vec![],
+        workers: vec![
+            vec![Op::write(0, 1), Op::SemPost(0)],
+            vec![Op::SemWait(0), Op::read(0, 0), Op::SemWait(0)],
+        ],
+        vars: 1,
+        sems: vec![1],
+        ..Default::default()
+    };
+    let c = check(&prog);
+    // The first wait before or after the post; the read before or after the write (only
+    // with the wait before the post); the second wait always last.
+    assert_eq!((c.traces, c.optimal), (3, 3));
+    let needed = Program {
+        sems: vec![0],
+        ..prog
+    };
+    let c = check(&needed);
     assert_eq!((c.traces, c.optimal), (1, 1));
 }
 
@@ -702,6 +731,9 @@ mod random {
                 if m == 0 { vec![Op::write(v, 1), wake] } else { vec![Op::Lock(0), Op::write(v, 1), wake, Op::Unlock(0)] }
             }),
             1 => (0..2usize, 0..2i64).prop_map(|(r, x)| vec![Op::SkipIfEq { reg: r, value: x, skip: 1 }, Op::Crash]),
+            1 => (0..2usize).prop_map(|s| vec![Op::SemWait(s)]),
+            1 => (0..2usize).prop_map(|s| vec![Op::SemPost(s)]),
+            1 => (0..2usize, 0..2usize).prop_map(|(s, r)| vec![Op::SemTryWait { s, reg: r }]),
         ]
     }
 
@@ -739,9 +771,10 @@ mod random {
                     prop::collection::vec(worker(vars), 2..4),
                     prop::collection::vec(op(vars), 0..2),
                     prop::collection::vec(worker(vars), 0..2),
+                    prop::collection::vec(0..2u32, 2),
                 )
             })
-            .prop_map(|(vars, mut workers, main, children)| {
+            .prop_map(|(vars, mut workers, main, children, sems)| {
                 for (k, w) in workers.iter_mut().enumerate().take(children.len()) {
                     w.insert(0, Op::Spawn(k));
                     w.push(Op::JoinChild(k));
@@ -751,6 +784,7 @@ mod random {
                     workers,
                     children,
                     vars,
+                    sems,
                 }
             })
     }

@@ -134,6 +134,13 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("usleep", "usleep"),
     ("nanosleep", "nanosleep"),
     ("sched_yield", "sched_yield"),
+    // semaphores
+    ("sem_init", "sem_init"),
+    ("sem_destroy", "sem_destroy"),
+    ("sem_wait", "sem_wait"),
+    ("sem_trywait", "sem_trywait"),
+    ("sem_post", "sem_post"),
+    ("sem_getvalue", "sem_getvalue"),
 ];
 
 /// The name a C library function has in the program's source: glibc's headers rename
@@ -197,8 +204,10 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         Some("thread-specific data is not supported yet")
     } else if name.starts_with("pthread_") {
         Some("this pthread function is not supported yet")
+    } else if name == "sem_timedwait" || name == "sem_clockwait" {
+        Some("timed waits are not supported yet")
     } else if name.starts_with("sem_") {
-        Some("semaphores are not supported yet")
+        Some("named semaphores are not supported yet")
     } else if ["thrd_", "mtx_", "cnd_", "tss_"]
         .iter()
         .any(|p| name.starts_with(p))

@@ -89,10 +89,19 @@ pub enum Kind {
     /// `[arg, +arg_len)`. While pending, `value` is 1 + the step of the write that woke it
     /// (0: not woken yet).
     Await = 26,
+    /// `sem_init` of the semaphore at `addr` with the count `value`.
+    SemInit = 40,
+    /// `sem_wait`: takes a unit, once there is one.
+    SemWait = 41,
+    /// `sem_trywait`; `FLAG_FAILED`: the count was 0.
+    SemTryWait = 42,
+    SemPost = 43,
+    SemGetValue = 44,
+    SemDestroy = 45,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 29] = [
+    pub const ALL: [Kind; 35] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -122,6 +131,12 @@ impl Kind {
         Kind::Crash,
         Kind::AssumeFail,
         Kind::Await,
+        Kind::SemInit,
+        Kind::SemWait,
+        Kind::SemTryWait,
+        Kind::SemPost,
+        Kind::SemGetValue,
+        Kind::SemDestroy,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -156,6 +171,12 @@ impl Kind {
             32 => Abort,
             33 => Crash,
             34 => AssumeFail,
+            40 => SemInit,
+            41 => SemWait,
+            42 => SemTryWait,
+            43 => SemPost,
+            44 => SemGetValue,
+            45 => SemDestroy,
             _ => return None,
         })
     }
@@ -198,6 +219,12 @@ impl Kind {
             AssertFail => "assert-fail",
             Abort => "abort",
             Crash => "crash",
+            SemInit => "sem-init",
+            SemWait => "sem-wait",
+            SemTryWait => "sem-trywait",
+            SemPost => "sem-post",
+            SemGetValue => "sem-getvalue",
+            SemDestroy => "sem-destroy",
             AssumeFail => "assume-fail",
             Await => "await",
         }

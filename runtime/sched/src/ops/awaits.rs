@@ -157,7 +157,12 @@ pub(super) fn enables(e: &Event, step: usize) -> bool {
 pub fn changes_state(e: &Event) -> bool {
     match e.kind() {
         Kind::Read | Kind::Fence | Kind::Await => false,
-        Kind::CmpXchg | Kind::TryLock | Kind::CondSignal | Kind::CondBroadcast
+        Kind::SemGetValue => false,
+        Kind::CmpXchg
+        | Kind::TryLock
+        | Kind::SemTryWait
+        | Kind::CondSignal
+        | Kind::CondBroadcast
             if e.flags & FLAG_FAILED != 0 =>
         {
             false

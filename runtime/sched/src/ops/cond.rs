@@ -56,7 +56,7 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     match e.kind() {
         Kind::CondWait => {
-            w.set_mutex_word(e.arg, 0);
+            w.set_sync_word(e.arg, 0);
             if e.flags & FLAG_SPURIOUS != 0 {
                 e.choice = w.choose(2);
                 e.choices = 2;
@@ -134,12 +134,12 @@ mod tests {
         let mut w = TestWorld::default();
         w.pending.insert(1, wake(1));
         w.pending.insert(2, wake(2));
-        w.set_mutex_word(8, 4);
+        w.set_sync_word(8, 4);
         let mut b = Event::on(3, Kind::CondBroadcast, 100);
         execute(&mut w, &mut b, 0);
         assert!(!b.failed());
         assert!(!enabled(&w, &w.pending[&1]), "the mutex is held");
-        w.set_mutex_word(8, 0);
+        w.set_sync_word(8, 0);
         assert!(enabled(&w, &w.pending[&1]) && enabled(&w, &w.pending[&2]));
     }
 
@@ -154,20 +154,20 @@ mod tests {
             flags: FLAG_SPURIOUS,
             ..Event::on(1, Kind::CondWait, 100)
         };
-        w.set_mutex_word(8, 2);
+        w.set_sync_word(8, 2);
         execute(&mut w, &mut wait, 0);
         assert_eq!((wait.choice, wait.choices), (1, 2));
         let mut spurious = Event {
             flags: FLAG_SPURIOUS,
             ..wake(1)
         };
-        w.set_mutex_word(8, 3);
+        w.set_sync_word(8, 3);
         assert!(!enabled(&w, &spurious), "the mutex is held");
-        w.set_mutex_word(8, 0);
+        w.set_sync_word(8, 0);
         assert!(enabled(&w, &spurious) && !enabled(&w, &wake(1)));
         execute(&mut w, &mut spurious, 1);
         assert!(spurious.failed(), "it woke without a signal");
-        assert_eq!(w.mutex_word(8), 2);
+        assert_eq!(w.sync_word(8), 2);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod cond;
 pub mod memory;
 pub mod mutex;
 pub mod nondet;
+pub mod semaphore;
 pub mod thread;
 
 use crate::event::{Event, Kind, ThreadSet, Tid, FLAG_NO_COMMUTE, FLAG_SCAN, OUTCOME_FLAGS};
@@ -105,6 +106,9 @@ pub fn footprint(e: &Event) -> Footprint {
         }
         Create | Join | ThreadExit => thread::footprint(e),
         Await => awaits::footprint(e),
+        SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => {
+            semaphore::footprint(e)
+        }
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
@@ -116,6 +120,7 @@ pub fn footprint(e: &Event) -> Footprint {
 pub fn acquires(e: &Event) -> Option<u64> {
     match e.kind() {
         Kind::Lock | Kind::TryLock | Kind::CondWake => mutex::acquires(e),
+        Kind::SemWait | Kind::SemTryWait => semaphore::acquires(e),
         _ => None,
     }
 }
@@ -148,6 +153,7 @@ pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
         Kind::Lock => releases(c) == Some(e.addr),
         Kind::CondWake => releases(c) == Some(e.arg) || cond::enables(e, c_step),
         Kind::Await => awaits::enables(e, c_step),
+        Kind::SemWait => semaphore::enables(e, c),
         _ => false,
     }
 }
@@ -215,9 +221,10 @@ pub fn same_op(a: &Event, b: &Event) -> bool {
 /// implements it over the real program (mutex words in user memory, fibers), the
 /// engine's simulator over an abstract one.
 pub trait World {
-    /// The lock word of the mutex at `m`: 0 when free, the owner's number + 1 when held.
-    fn mutex_word(&self, m: u64) -> u32;
-    fn set_mutex_word(&mut self, m: u64, v: u32);
+    /// The word at the start of the synchronization object at `m`: a mutex's lock word
+    /// (0 when free, the owner's number + 1 when held), a semaphore's count.
+    fn sync_word(&self, m: u64) -> u32;
+    fn set_sync_word(&mut self, m: u64, v: u32);
     /// Threads that announced their next operation and wait to perform it.
     fn ready(&self) -> ThreadSet;
     fn pending(&self, t: Tid) -> &Event;
@@ -236,13 +243,15 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
         Kind::CondWake => cond::enabled(w, e),
         Kind::Await => awaits::enabled(e),
         Kind::Join => thread::enabled(w, e),
+        Kind::SemWait => semaphore::enabled(w, e),
         _ => true,
     }
 }
 
 /// Executes `e` (enabled, at step `step`) on the synchronization state and records its
-/// outcome in it. Returns the operation's result for the program (0, or an error
-/// number). Memory, thread creation and the end of the program are the caller's.
+/// outcome in it. Returns the operation's result for the program (0, an error number, or
+/// a value: a semaphore's count). Memory, thread creation and the end of the program are
+/// the caller's.
 pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     use Kind::*;
     match e.kind() {
@@ -253,6 +262,9 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         Nondet => {
             nondet::execute(w, e);
             0
+        }
+        SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => {
+            semaphore::execute(w, e)
         }
         _ => 0,
     }
@@ -273,10 +285,10 @@ pub(crate) mod testing {
     }
 
     impl World for TestWorld {
-        fn mutex_word(&self, m: u64) -> u32 {
+        fn sync_word(&self, m: u64) -> u32 {
             self.words.get(&m).copied().unwrap_or(0)
         }
-        fn set_mutex_word(&mut self, m: u64, v: u32) {
+        fn set_sync_word(&mut self, m: u64, v: u32) {
             self.words.insert(m, v);
         }
         fn ready(&self) -> ThreadSet {

@@ -30,12 +30,12 @@ pub(super) fn acquires(e: &Event) -> Option<u64> {
 }
 
 pub fn is_free<W: World>(w: &W, m: u64) -> bool {
-    w.mutex_word(m) == 0
+    w.sync_word(m) == 0
 }
 
 /// Takes the mutex for the event's thread.
 pub fn take<W: World>(w: &mut W, m: u64, e: &Event) {
-    w.set_mutex_word(m, e.tid + 1);
+    w.set_sync_word(m, e.tid + 1);
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
@@ -51,13 +51,13 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             return libc_errno::EBUSY;
         }
         Kind::Unlock => {
-            let owned = w.mutex_word(e.addr) == e.tid + 1;
-            w.set_mutex_word(e.addr, 0);
+            let owned = w.sync_word(e.addr) == e.tid + 1;
+            w.set_sync_word(e.addr, 0);
             if !owned {
                 return libc_errno::EPERM;
             }
         }
-        Kind::MutexInit => w.set_mutex_word(e.addr, 0),
+        Kind::MutexInit => w.set_sync_word(e.addr, 0),
         _ => {}
     }
     0
