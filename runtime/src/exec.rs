@@ -212,6 +212,9 @@ struct Thread {
     loops: [LoopRecord; LOOP_RECORDS],
     /// Its `changes` right after its last condition wait ended without a signal.
     spurious_mark: Option<u32>,
+    /// Threads it created, or learned of by joining their creator, and does not know
+    /// to have finished (it knows only what it joined).
+    unfinished: u32,
 }
 
 const UNUSED: Thread = Thread {
@@ -253,6 +256,7 @@ const UNUSED: Thread = Thread {
     changes: 0,
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
+    unfinished: 0,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -608,6 +612,7 @@ impl Exec {
                 match self.number(t, index) {
                     Some(child) if self.new_thread(child, th.start, th.arg, t, index) => {
                         self.created += 1;
+                        self.threads[t as usize].unfinished += 1;
                         ev.aux = child;
                         created = Some(child);
                         result = self.threads[child as usize].handle;
@@ -616,7 +621,10 @@ impl Exec {
                 }
             }
             Kind::Join => {
-                result = self.threads[ev.aux as usize].retval as u64;
+                let joined = self.threads[ev.aux as usize];
+                result = joined.retval as u64;
+                let th = &mut self.threads[t as usize];
+                th.unfinished = th.unfinished.saturating_sub(1) + joined.unfinished;
             }
             Kind::ThreadExit => {
                 self.threads[t as usize].status = Status::Finished;
@@ -1223,18 +1231,27 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     } else {
         th.events != rec.events
     };
-    // Loops that run while the thread is alone end or hang by themselves.
-    let iterations = rec.iterations + u32::from(progressed && !e.ready.is_empty());
+    // Loops that run while the thread is alone end or hang by themselves. Alone as far
+    // as it knows: main once it has joined every thread there is. Whether another
+    // thread has finished without its knowing must not change what it does, or
+    // re-executing a schedule in which that thread finished later would not give back
+    // the same events.
+    let alone = t == 0 && e.threads[t].unfinished == 0;
+    let stalls = may_wait && !progressed && rec.n as usize == n && rec.vals[..n] == *vals;
+    // An iteration that only looked but moved a counter on counts too: nothing else
+    // bounds how often it looks before the thread it waits for acts.
+    let looked = !progressed && e.threads[t].events != rec.events;
+    let iterations = rec.iterations + u32::from((progressed || looked) && !stalls && !alone);
     if iterations > unroll {
         e.in_runtime = true;
         e.cut_by_unroll(site)
     }
-    if may_wait && !progressed && rec.n as usize == n && rec.vals[..n] == *vals {
+    if stalls {
         let stall = e.stalled(t as Tid, rec.step as usize);
         e.in_runtime = true;
         e.wait_for_change(&stall, site);
         e.in_runtime = false;
-    } else if !progressed && e.threads[t].events != rec.events {
+    } else if looked {
         // It looked and changed nothing, but its own values moved on (a counter): no
         // await, but it lets another thread run next, or it could spin forever first.
         e.sched.yield_turn();
