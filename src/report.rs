@@ -125,6 +125,9 @@ impl Namer<'_> {
             Kind::SemPost => named("sem post"),
             Kind::SemGetValue => named("sem getvalue"),
             Kind::SemDestroy => named("sem destroy"),
+            Kind::OnceBegin if e.failed() => named("once (already run)"),
+            Kind::OnceBegin => named("once: runs the initializer"),
+            Kind::OnceEnd => named("once: initializer done"),
             Kind::CondInit => named("cond init"),
             Kind::CondDestroy => named("cond destroy"),
             Kind::CondWait => (
@@ -318,6 +321,11 @@ impl Namer<'_> {
                 )
             }
             Kind::Join => format!("{} waits to join {}{loc}", t(b.tid), t(b.aux)),
+            Kind::OnceBegin => format!(
+                "{} waits in pthread_once for {}'s initializer to finish{loc}",
+                t(b.tid),
+                self.object(b.addr, x)
+            ),
             Kind::SemWait => format!(
                 "{} waits on semaphore {}, whose count is 0{loc}",
                 t(b.tid),

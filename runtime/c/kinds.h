@@ -38,6 +38,8 @@
 #define CDPOR_K_SEMPOST 43
 #define CDPOR_K_SEMGETVALUE 44
 #define CDPOR_K_SEMDESTROY 45
+#define CDPOR_K_ONCEBEGIN 46
+#define CDPOR_K_ONCEEND 47
 
 /* How a library call uses a range (runtime/sched/src/ops/memory.rs). */
 #define CDPOR_MODE_READ 1

@@ -195,6 +195,31 @@ int __cdpor_nanosleep(const struct timespec *req, struct timespec *rem) {
 
 int __cdpor_sched_yield(void) { return 0; }
 
+/* ---- pthread_once ----
+ * Two events around the initializer (runtime/sched/src/ops/once.rs): the first says
+ * whether this caller runs it, and waits while another caller does. */
+
+static void once(void *control, void (*init)(void)) {
+    uint32_t site = __cdpor_site;
+    if (cdpor_sync(CDPOR_K_ONCEBEGIN, control, site) == 1) {
+        init();
+        cdpor_sync(CDPOR_K_ONCEEND, control, site);
+    }
+}
+
+int __cdpor_pthread_once(pthread_once_t *control, void (*init)(void)) {
+    if (!control || !init)
+        return EINVAL;
+    once(control, init);
+    return 0;
+}
+
+/* C11's once_flag is glibc's pthread_once_t. */
+void __cdpor_call_once(pthread_once_t *flag, void (*func)(void)) {
+    if (flag && func)
+        once(flag, func);
+}
+
 /* ---- semaphores ----
  * The count is the first word of the sem_t (runtime/sched/src/ops/semaphore.rs). A process
  * has one address space here, so a shared semaphore (pshared) is the same object. */

@@ -1368,6 +1368,7 @@ pub extern "C" fn cdpor_sync_value(kind: u32, object: *mut c_void, value: u64, s
         | Kind::SemPost
         | Kind::SemGetValue
         | Kind::SemDestroy => ops::semaphore::SIZE,
+        Kind::OnceBegin | Kind::OnceEnd => ops::once::SIZE,
         _ => ops::mutex::SIZE,
     };
     let e = ex();

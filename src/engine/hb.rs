@@ -243,8 +243,10 @@ impl State<'_> {
         // A blocking operation does not race with what it waited for.
         let events = self.events;
         self.cur.cands.retain(|&c| !ops::enables(&e, &events[c], c));
-        if let Some(m) = ops::acquires(&e) {
+        if let Some(m) = ops::contends(&e) {
             self.acquisition(m);
+        }
+        if let Some(m) = ops::acquires(&e) {
             self.last_acquire.insert(m, i);
         }
         if let Some(k) = enabler {

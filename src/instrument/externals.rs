@@ -134,6 +134,9 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("usleep", "usleep"),
     ("nanosleep", "nanosleep"),
     ("sched_yield", "sched_yield"),
+    // once
+    ("pthread_once", "pthread_once"),
+    ("call_once", "call_once"),
     // semaphores
     ("sem_init", "sem_init"),
     ("sem_destroy", "sem_destroy"),
@@ -188,7 +191,6 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         "at_quick_exit",
         "quick_exit",
         "thrd_create",
-        "call_once",
     ];
     if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
         Some("timed waits are not supported yet")

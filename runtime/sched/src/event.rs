@@ -98,10 +98,15 @@ pub enum Kind {
     SemPost = 43,
     SemGetValue = 44,
     SemDestroy = 45,
+    /// `pthread_once` on the control at `addr`, first half: starts running the
+    /// initializer, or finds it run (`FLAG_FAILED`); waits while another thread runs it.
+    OnceBegin = 46,
+    /// `pthread_once`, second half: the initializer has returned.
+    OnceEnd = 47,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 35] = [
+    pub const ALL: [Kind; 37] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -137,6 +142,8 @@ impl Kind {
         Kind::SemPost,
         Kind::SemGetValue,
         Kind::SemDestroy,
+        Kind::OnceBegin,
+        Kind::OnceEnd,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -177,6 +184,8 @@ impl Kind {
             43 => SemPost,
             44 => SemGetValue,
             45 => SemDestroy,
+            46 => OnceBegin,
+            47 => OnceEnd,
             _ => return None,
         })
     }
@@ -225,6 +234,8 @@ impl Kind {
             SemPost => "sem-post",
             SemGetValue => "sem-getvalue",
             SemDestroy => "sem-destroy",
+            OnceBegin => "once-begin",
+            OnceEnd => "once-end",
             AssumeFail => "assume-fail",
             Await => "await",
         }

@@ -161,6 +161,7 @@ pub fn changes_state(e: &Event) -> bool {
         Kind::CmpXchg
         | Kind::TryLock
         | Kind::SemTryWait
+        | Kind::OnceBegin
         | Kind::CondSignal
         | Kind::CondBroadcast
             if e.flags & FLAG_FAILED != 0 =>

@@ -18,6 +18,7 @@ pub mod cond;
 pub mod memory;
 pub mod mutex;
 pub mod nondet;
+pub mod once;
 pub mod semaphore;
 pub mod thread;
 
@@ -109,6 +110,7 @@ pub fn footprint(e: &Event) -> Footprint {
         SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => {
             semaphore::footprint(e)
         }
+        OnceBegin | OnceEnd => once::footprint(e),
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
@@ -121,7 +123,17 @@ pub fn acquires(e: &Event) -> Option<u64> {
     match e.kind() {
         Kind::Lock | Kind::TryLock | Kind::CondWake => mutex::acquires(e),
         Kind::SemWait | Kind::SemTryWait => semaphore::acquires(e),
+        Kind::OnceBegin => once::acquires(e),
         _ => None,
+    }
+}
+
+/// The object whose previous acquisition `e` races with, if any: what it acquires, or
+/// for a `pthread_once` that found the initializer run, the call that ran it.
+pub fn contends(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::OnceBegin => once::contends(e),
+        _ => acquires(e),
     }
 }
 
@@ -154,6 +166,7 @@ pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
         Kind::CondWake => releases(c) == Some(e.arg) || cond::enables(e, c_step),
         Kind::Await => awaits::enables(e, c_step),
         Kind::SemWait => semaphore::enables(e, c),
+        Kind::OnceBegin => once::enables(e, c),
         _ => false,
     }
 }
@@ -244,6 +257,7 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
         Kind::Await => awaits::enabled(e),
         Kind::Join => thread::enabled(w, e),
         Kind::SemWait => semaphore::enabled(w, e),
+        Kind::OnceBegin => once::enabled(w, e),
         _ => true,
     }
 }
@@ -266,6 +280,7 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => {
             semaphore::execute(w, e)
         }
+        OnceBegin | OnceEnd => once::execute(w, e),
         _ => 0,
     }
 }
