@@ -45,6 +45,7 @@ int cdpor_join(uint64_t handle, void **retval, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
 int cdpor_sync(uint32_t kind, void *object, uint32_t site);
 int cdpor_sync_value(uint32_t kind, void *object, uint64_t value, uint32_t site);
+int cdpor_spin(uint32_t kind, void *object, uint32_t site);
 int cdpor_cond_wait(void *cond, void *mutex, uint32_t site);
 _Noreturn void cdpor_process_exit(int code, uint32_t site);
 _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,

@@ -195,6 +195,29 @@ int __cdpor_nanosleep(const struct timespec *req, struct timespec *rem) {
 
 int __cdpor_sched_yield(void) { return 0; }
 
+/* ---- spin locks: mutex operations on the 4-byte object ---- */
+
+int __cdpor_pthread_spin_init(pthread_spinlock_t *l, int pshared) {
+    (void)pshared;
+    return cdpor_spin(CDPOR_K_MUTEXINIT, (void *)l, __cdpor_site);
+}
+
+int __cdpor_pthread_spin_destroy(pthread_spinlock_t *l) {
+    return cdpor_spin(CDPOR_K_MUTEXDESTROY, (void *)l, __cdpor_site);
+}
+
+int __cdpor_pthread_spin_lock(pthread_spinlock_t *l) {
+    return cdpor_spin(CDPOR_K_LOCK, (void *)l, __cdpor_site);
+}
+
+int __cdpor_pthread_spin_trylock(pthread_spinlock_t *l) {
+    return cdpor_spin(CDPOR_K_TRYLOCK, (void *)l, __cdpor_site);
+}
+
+int __cdpor_pthread_spin_unlock(pthread_spinlock_t *l) {
+    return cdpor_spin(CDPOR_K_UNLOCK, (void *)l, __cdpor_site);
+}
+
 /* ---- pthread_once ----
  * Two events around the initializer (runtime/sched/src/ops/once.rs): the first says
  * whether this caller runs it, and waits while another caller does. */

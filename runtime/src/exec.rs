@@ -1396,6 +1396,24 @@ pub extern "C" fn cdpor_sync_value(kind: u32, object: *mut c_void, value: u64, s
     e.threads[e.cur as usize].result as c_int
 }
 
+/// An operation on a POSIX spin lock: the mutex operation `kind` on a 4-byte object.
+#[no_mangle]
+pub extern "C" fn cdpor_spin(kind: u32, object: *mut c_void, site: u32) -> c_int {
+    let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
+    if object.is_null() {
+        return libc::EINVAL;
+    }
+    let e = ex();
+    e.check_object(object as u64, ops::mutex::SPIN_SIZE, site);
+    e.submit(Event {
+        site,
+        flags: ops::mutex::FLAG_SPIN,
+        ..Event::on(0, kind, object as u64)
+    });
+    let e = ex();
+    e.threads[e.cur as usize].result as c_int
+}
+
 /// `pthread_cond_wait`: release the mutex and wait (one event), then take the mutex back
 /// once a signal woke this thread (another event).
 #[no_mangle]

@@ -134,6 +134,12 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("usleep", "usleep"),
     ("nanosleep", "nanosleep"),
     ("sched_yield", "sched_yield"),
+    // spin locks
+    ("pthread_spin_init", "pthread_spin_init"),
+    ("pthread_spin_destroy", "pthread_spin_destroy"),
+    ("pthread_spin_lock", "pthread_spin_lock"),
+    ("pthread_spin_trylock", "pthread_spin_trylock"),
+    ("pthread_spin_unlock", "pthread_spin_unlock"),
     // once
     ("pthread_once", "pthread_once"),
     ("call_once", "call_once"),
@@ -198,8 +204,8 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         Some("this condition-variable function is not supported yet")
     } else if name.starts_with("pthread_rwlock_") {
         Some("read-write locks are not supported yet")
-    } else if name.starts_with("pthread_barrier_") || name.starts_with("pthread_spin_") {
-        Some("barriers and spin locks are not supported yet")
+    } else if name.starts_with("pthread_barrier_") {
+        Some("barriers are not supported yet")
     } else if name.starts_with("pthread_key_")
         || name.ends_with("specific") && name.starts_with("pthread_")
     {

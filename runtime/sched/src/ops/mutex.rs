@@ -3,12 +3,20 @@
 //! two failed trylocks commute. The lock word (glibc's `__lock`, the first 4 bytes) holds
 //! 0 when free and the owner's number + 1 when held, so a zeroed mutex
 //! (`PTHREAD_MUTEX_INITIALIZER`, a `memset`) is free, as in glibc.
+//!
+//! POSIX spin locks are the same operations on a 4-byte object (`FLAG_SPIN`): a thread
+//! that waits for one is blocked like a thread waiting for a mutex (what it would do
+//! meanwhile, spinning, changes nothing).
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED};
 
 /// `sizeof(pthread_mutex_t)` on x86_64 glibc.
 pub const SIZE: u64 = 40;
+/// `sizeof(pthread_spinlock_t)`.
+pub const SPIN_SIZE: u64 = 4;
+/// Flag on a mutex operation: the object is a `pthread_spinlock_t`.
+pub const FLAG_SPIN: u8 = 64;
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     let mode = match e.kind() {
@@ -16,7 +24,12 @@ pub(super) fn footprint(e: &Event) -> Footprint {
         Kind::MutexInit | Kind::MutexDestroy => Mode::Write,
         _ => Mode::ReadWrite,
     };
-    Footprint::one(Range::new(e.addr, SIZE, mode))
+    let size = if e.flags & FLAG_SPIN != 0 {
+        SPIN_SIZE
+    } else {
+        SIZE
+    };
+    Footprint::one(Range::new(e.addr, size, mode))
 }
 
 /// The mutex a lock or successful trylock acquires.
@@ -107,5 +120,14 @@ mod tests {
             "a memset over the mutex conflicts with its lock"
         );
         assert!(!dependent(&l, &Event::mem(2, Kind::Write, 48, 8)));
+        let spin = Event {
+            flags: FLAG_SPIN,
+            ..Event::on(1, Kind::Lock, 8)
+        };
+        assert!(dependent(&spin, &Event::mem(2, Kind::Write, 8, 4)));
+        assert!(
+            !dependent(&spin, &Event::mem(2, Kind::Write, 12, 4)),
+            "a spin lock is its 4 bytes"
+        );
     }
 }
