@@ -895,18 +895,7 @@ impl Exec {
         for i in from..now {
             let e = self.event_at(i);
             if e.tid == t {
-                stall.in_memory &= matches!(
-                    e.kind(),
-                    Kind::Read
-                        | Kind::Write
-                        | Kind::Rmw
-                        | Kind::CmpXchg
-                        | Kind::Copy
-                        | Kind::Lib
-                        | Kind::Atomic
-                        | Kind::Fence
-                        | Kind::TryLock
-                );
+                stall.in_memory &= awaits::decided_by_bytes(&e);
                 for r in ops::footprint(&e).ranges() {
                     stall.watch.add(r);
                 }
@@ -1354,62 +1343,58 @@ pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int
 /// starts a semaphore with); returns the operation's result (`sem_getvalue`: the count).
 #[no_mangle]
 pub extern "C" fn cdpor_sync_value(kind: u32, object: *mut c_void, value: u64, site: u32) -> c_int {
-    let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
-    if object.is_null() {
-        return libc::EINVAL;
-    }
-    let size = match kind {
-        Kind::CondSignal | Kind::CondBroadcast | Kind::CondInit | Kind::CondDestroy => {
-            ops::cond::SIZE
-        }
-        Kind::SemInit
-        | Kind::SemWait
-        | Kind::SemTryWait
-        | Kind::SemPost
-        | Kind::SemGetValue
-        | Kind::SemDestroy => ops::semaphore::SIZE,
-        Kind::OnceBegin | Kind::OnceEnd => ops::once::SIZE,
-        _ => ops::mutex::SIZE,
-    };
-    let e = ex();
-    e.check_object(object as u64, size, site);
-    if size == ops::mutex::SIZE && kind != Kind::MutexInit {
-        // Only default (and adaptive) mutexes are modelled; anything else would be
-        // explored with the wrong semantics (a recursive relock taken for a deadlock).
-        let mutex_kind =
-            unsafe { ((object as u64 + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
-        if mutex_kind == libc::PTHREAD_MUTEX_RECURSIVE
-            || mutex_kind == libc::PTHREAD_MUTEX_ERRORCHECK
-        {
-            e.unsupported(
-                site,
-                b"recursive and error-checking mutexes are not supported yet",
-            );
-        }
-    }
-    e.submit(Event {
+    sync_op(Event {
         site,
         value,
-        ..Event::on(0, kind, object as u64)
-    });
-    let e = ex();
-    e.threads[e.cur as usize].result as c_int
+        ..Event::on(
+            0,
+            Kind::from_u8(kind as u8).unwrap_or(Kind::Fence),
+            object as u64,
+        )
+    })
 }
 
 /// An operation on a POSIX spin lock: the mutex operation `kind` on a 4-byte object.
 #[no_mangle]
 pub extern "C" fn cdpor_spin(kind: u32, object: *mut c_void, site: u32) -> c_int {
-    let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
-    if object.is_null() {
+    sync_op(Event {
+        site,
+        flags: ops::mutex::FLAG_SPIN,
+        ..Event::on(
+            0,
+            Kind::from_u8(kind as u8).unwrap_or(Kind::Fence),
+            object as u64,
+        )
+    })
+}
+
+/// Performs the operation `ev` on the object at `ev.addr`, whose bytes are the
+/// operation's footprint (a thread crashes on an object it cannot write); returns its
+/// result.
+fn sync_op(ev: Event) -> c_int {
+    if ev.addr == 0 {
         return libc::EINVAL;
     }
     let e = ex();
-    e.check_object(object as u64, ops::mutex::SPIN_SIZE, site);
-    e.submit(Event {
-        site,
-        flags: ops::mutex::FLAG_SPIN,
-        ..Event::on(0, kind, object as u64)
-    });
+    for r in ops::footprint(&ev).ranges() {
+        e.check_object(r.lo, r.hi - r.lo, ev.site);
+    }
+    let mutex = matches!(
+        ev.kind(),
+        Kind::Lock | Kind::TryLock | Kind::Unlock | Kind::MutexDestroy
+    ) && ev.flags & ops::mutex::FLAG_SPIN == 0;
+    if mutex {
+        // Only default (and adaptive) mutexes are modelled; anything else would be
+        // explored with the wrong semantics (a recursive relock taken for a deadlock).
+        let kind = unsafe { ((ev.addr + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
+        if kind == libc::PTHREAD_MUTEX_RECURSIVE || kind == libc::PTHREAD_MUTEX_ERRORCHECK {
+            e.unsupported(
+                ev.site,
+                b"recursive and error-checking mutexes are not supported yet",
+            );
+        }
+    }
+    e.submit(ev);
     let e = ex();
     e.threads[e.cur as usize].result as c_int
 }

@@ -174,6 +174,27 @@ pub fn changes_state(e: &Event) -> bool {
     }
 }
 
+/// Is what `e` did decided by the bytes of its footprint alone, so that with those
+/// bytes unchanged it would do the same again? Not for a signal, whose outcome depends
+/// on which threads wait (they are no bytes), nor for thread operations.
+pub fn decided_by_bytes(e: &Event) -> bool {
+    matches!(
+        e.kind(),
+        Kind::Read
+            | Kind::Write
+            | Kind::Rmw
+            | Kind::CmpXchg
+            | Kind::Copy
+            | Kind::Lib
+            | Kind::Atomic
+            | Kind::Fence
+            | Kind::TryLock
+            | Kind::SemTryWait
+            | Kind::SemGetValue
+            | Kind::OnceBegin
+    )
+}
+
 /// Wakes the threads whose pending `Await` watches bytes that `e` (executed at `step`)
 /// wrote; returns how many it woke.
 pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) -> u32 {
@@ -268,5 +289,6 @@ mod tests {
         };
         assert!(!changes_state(&busy));
         assert!(changes_state(&Event::new(1, Kind::Nondet)));
+        assert!(decided_by_bytes(&busy) && !decided_by_bytes(&Event::on(1, Kind::CondSignal, 8)));
     }
 }
