@@ -91,6 +91,9 @@ pub struct Execution {
     /// Threads blocked at the end, with the operation they wait in (for deadlock reports).
     pub blocked: Vec<Event>,
     pub allocs: Vec<Alloc>,
+    /// Nondeterministic values used after being explored over part of their interval:
+    /// (site, values explored).
+    pub restricted: Vec<(u32, u32)>,
     pub end: End,
 }
 
@@ -371,12 +374,18 @@ impl Executor {
                 _ => {}
             }
         }
+        let h = self.hdr();
+        let restricted = h.restricted[..(h.n_restricted as usize).min(shm::MAX_RESTRICTED)]
+            .iter()
+            .map(|r| (r[0], r[1]))
+            .collect();
         Execution {
             events,
             enabled,
             pending,
             blocked,
             allocs,
+            restricted,
             end,
         }
     }

@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use std::collections::BTreeMap;
 
-use cdpor_sched::event::FLAG_RESTRICTED;
 use cdpor_sched::ops::awaits;
 use cdpor_sched::{Event, Kind, Step, Tid};
 
@@ -361,13 +360,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        // Only programs that use the verifier API have nondeterministic values.
-        if program.verifier_api {
-            for e in &execution.events {
-                if e.kind() == Kind::Nondet && e.flags & FLAG_RESTRICTED != 0 {
-                    restricted.entry(e.site).or_insert(e.choices);
-                }
-            }
+        for &(site, n) in &execution.restricted {
+            restricted.entry(site).or_insert(n);
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
             failing += 1;

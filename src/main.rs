@@ -161,10 +161,14 @@ struct RunArgs {
     /// Stop after this many executions (verdict incomplete).
     #[arg(long)]
     max_executions: Option<u64>,
-    /// Stop after this many seconds (verdict incomplete).
+    /// Stop after this many seconds (verdict incomplete). Default: none, except 50 with
+    /// --svcomp, so that a task ends within the 60 seconds SV-COMP gives it.
     #[arg(long)]
     time_limit: Option<f64>,
 }
+
+/// The time limit under `--svcomp` unless given.
+const SVCOMP_TIME_LIMIT: f64 = 50.0;
 
 #[derive(Args)]
 struct ReplayArgs {
@@ -335,7 +339,10 @@ fn run(args: RunArgs) -> ExitCode {
         keep_going: args.keep_going,
         max_steps: args.build.max_steps,
         max_executions: args.max_executions,
-        time_limit: args.time_limit.map(timeout),
+        time_limit: args
+            .time_limit
+            .or(args.build.svcomp.then_some(SVCOMP_TIME_LIMIT))
+            .map(timeout),
         exec_timeout: timeout(args.build.exec_timeout),
         progress: !quiet,
         run: args.build.run_options(),

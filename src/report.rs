@@ -636,8 +636,10 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
             .site(site)
             .map_or("a nondeterministic value", |x| x.op.as_str());
         parts.push(format!(
-            "{what}(){} explored over {n} values only (--nondet-range)",
-            at(&namer.location(site))
+            "{what}(){} explored over {n} of its values only (intervals of more than {} \
+             values are sampled over --nondet-range)",
+            at(&namer.location(site)),
+            cdpor_sched::ops::nondet::WHOLE
         ));
     }
     (!parts.is_empty()).then(|| parts.join("; "))

@@ -8,9 +8,10 @@
 //!
 //! Keys: `verdict`, `kind` (error kind), `executions`, `blocked`, `bounded`, `failing`
 //! (failing executions), `exit` (status; implied by the verdict when absent),
-//! `location` (suffix of the error's `file:line`), `contains` (text in the message; may be
-//! quoted), `warns` (a function named in the warnings), `errors` (every distinct error, as
-//! `kind@file:line` separated by commas, in any order: with `--keep-going`), `messages`
+//! `location` (suffix of the error's `file:line`), `contains` (text in the message, or in
+//! what cut the exploration; may be quoted), `warns` (a function named in the warnings),
+//! `errors` (every distinct error, as `kind@file:line` separated by commas, in any order:
+//! with `--keep-going`), `messages`
 //! (comma-separated texts, each in the message of some reported error). Each check is a
 //! test of its own (`cargo test --test c_tests -- NAME` filters them);
 //! `CDPOR_TEST_FILTER=substr` runs only matching files.
@@ -137,9 +138,11 @@ fn run_check(root: &Path, c: &Check) -> Result<(), String> {
         match k.as_str() {
             "exit" => exit_expected = v.parse().map_err(|_| format!("bad exit {v}"))?,
             "contains" => {
+                // The message, or what cut the exploration.
                 let msg = json
                     .get("message")
                     .or_else(|| json.pointer("/error/message"))
+                    .or_else(|| json.get("cut"))
                     .and_then(|m| m.as_str())
                     .unwrap_or("");
                 if !msg.contains(v.as_str()) {

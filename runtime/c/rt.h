@@ -53,7 +53,9 @@ _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned li
 _Noreturn void cdpor_abort(uint32_t site);
 _Noreturn void cdpor_reach_error(uint32_t site);
 void cdpor_assume(int cond, uint32_t site);
-uint64_t cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site);
+uint64_t cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site, uint32_t flags,
+                      const int64_t *cuts, uint32_t n_cuts);
+void cdpor_nondet_used(uint32_t site, uint32_t any);
 void cdpor_atomic_begin(uint32_t site);
 void cdpor_atomic_end(uint32_t site);
 uint64_t cdpor_self(void);

@@ -161,9 +161,11 @@ void __cdpor_abort(void) { cdpor_abort(__cdpor_site); }
 /* The SV-COMP verifier API (src/instrument/verifier.rs calls these with the site). */
 void __cdpor_reach_error(uint32_t site) { cdpor_reach_error(site); }
 void __cdpor_assume(int cond, uint32_t site) { cdpor_assume(cond, site); }
-uint64_t __cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site) {
-    return cdpor_nondet(bits, is_signed, site);
+uint64_t __cdpor_nondet(uint32_t bits, uint32_t is_signed, uint32_t site, uint32_t flags,
+                        const int64_t *cuts, uint32_t n_cuts) {
+    return cdpor_nondet(bits, is_signed, site, flags, cuts, n_cuts);
 }
+void __cdpor_nondet_used(uint32_t site, uint32_t any) { cdpor_nondet_used(site, any); }
 void __cdpor_atomic_begin(uint32_t site) { cdpor_atomic_begin(site); }
 void __cdpor_atomic_end(uint32_t site) { cdpor_atomic_end(site); }
 

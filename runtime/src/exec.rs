@@ -17,7 +17,7 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
 
 use cdpor_sched::event::{
-    FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE,
+    FLAG_FAILED, FLAG_RESTRICTED, FLAG_SCAN, FLAG_SILENT, FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE,
 };
 use cdpor_sched::ops::awaits::{self, Watch};
 use cdpor_sched::ops::memory::Summary;
@@ -307,7 +307,17 @@ pub struct Exec {
     created: u32,
     /// Threads whose pending `Await` no write has woken yet.
     awaiting: u32,
+    /// The domain of the nondeterministic value being chosen, and whether its uses go
+    /// unreported (a sampled value then counts as used at once).
+    nondet: Option<(nondet::Domain<'static>, bool)>,
+    /// Values sampled from a wide interval and not used yet: their site, thread, and how
+    /// many values they were explored over.
+    sampled: [(u32, Tid, u32); SAMPLED],
+    n_sampled: usize,
 }
+
+/// Sampled values awaiting a use; past this many, a sampled value counts as used.
+const SAMPLED: usize = 16;
 
 static EXEC: Global<Option<Exec>> = Global::new(None);
 
@@ -386,6 +396,9 @@ pub unsafe fn start(
         boot_sp: ptr::null_mut(),
         created: 0,
         awaiting: 0,
+        nondet: None,
+        sampled: [(0, 0, 0); SAMPLED],
+        n_sampled: 0,
     });
     let e = ex();
     if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
@@ -452,6 +465,46 @@ impl Exec {
         unsafe { self.names.add(n).write(want) };
         self.hdr().n_names = n as u32 + 1;
         Some(n as Tid)
+    }
+
+    /// A value of `site` was explored over `n` values of its interval only: the execution
+    /// is incomplete once the program uses it (at once when its uses go unreported).
+    fn sampled(&mut self, site: u32, n: u32, used: bool) {
+        if used || self.n_sampled == SAMPLED {
+            return self.restrict(site, n);
+        }
+        let t = self.cur;
+        if !self.sampled[..self.n_sampled].contains(&(site, t, n)) {
+            self.sampled[self.n_sampled] = (site, t, n);
+            self.n_sampled += 1;
+        }
+    }
+
+    /// The program used a value of `site`, of the current thread's own or (`any`, the
+    /// value passed through memory) of any thread's: one that was sampled restricts the
+    /// execution.
+    fn used(&mut self, site: u32, any: bool) {
+        let t = self.cur;
+        let mut i = 0;
+        while i < self.n_sampled {
+            let (s, owner, n) = self.sampled[i];
+            if s == site && (any || owner == t) {
+                self.n_sampled -= 1;
+                self.sampled[i] = self.sampled[self.n_sampled];
+                self.restrict(s, n);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn restrict(&mut self, site: u32, n: u32) {
+        let h = self.hdr();
+        let k = h.n_restricted as usize;
+        if k < shm::MAX_RESTRICTED && !h.restricted[..k].iter().any(|r| r[0] == site) {
+            h.restricted[k] = [site, n];
+            h.n_restricted += 1;
+        }
     }
 
     /// Sets up a fiber for thread `t`; false when its stack cannot be mapped.
@@ -761,7 +814,17 @@ impl Exec {
         let t = self.cur;
         let result = ops::execute(self, ev, step) as u64;
         match ev.kind() {
-            Kind::Nondet => return ev.value,
+            Kind::Nondet => {
+                if let Some((d, untracked)) = self.nondet.take() {
+                    let (value, sampled) = d.pick(ev.choice);
+                    ev.value = value;
+                    if sampled {
+                        ev.flags |= FLAG_RESTRICTED;
+                        self.sampled(ev.site, ev.choices, untracked);
+                    }
+                }
+                return ev.value;
+            }
             Kind::Read | Kind::Rmw | Kind::CmpXchg => {
                 let Some(current) = probe::load(ev.addr, ev.len) else {
                     self.crash_at(ev, ev.addr)
@@ -1537,13 +1600,42 @@ pub extern "C" fn cdpor_reach_error(site: u32) -> ! {
 }
 
 /// `__VERIFIER_nondet_*`: a value of an integer type of `bits` bits that the checker
-/// chooses (0 bits: a type it cannot enumerate, whose value is 0).
+/// chooses over the intervals that begin at `cuts` (`nondet::cuts`), with the site's
+/// `nondet::USED` and `nondet::UNTRACKED` flags.
+/// 0 bits: a pointer (`nondet::Domain::pointer`).
+///
+/// # Safety
+/// `cuts` points to `n_cuts` values.
 #[no_mangle]
-pub extern "C" fn cdpor_nondet(bits: u32, signed: u32, site: u32) -> u64 {
+pub unsafe extern "C" fn cdpor_nondet(
+    bits: u32,
+    signed: u32,
+    site: u32,
+    flags: u32,
+    cuts: *const i64,
+    n_cuts: u32,
+) -> u64 {
     let e = ex();
-    let (lo, hi) = (e.hdr().nondet_lo, e.hdr().nondet_hi);
-    let (lo, n, restricted) = nondet::domain(bits, signed != 0, lo, hi);
-    e.submit(nondet::event(lo, n, restricted, site));
+    let cuts = if cuts.is_null() {
+        &[]
+    } else {
+        std::slice::from_raw_parts(cuts, n_cuts as usize)
+    };
+    let d = if bits == 0 {
+        nondet::Domain::pointer()
+    } else {
+        nondet::Domain {
+            bits,
+            signed: signed != 0,
+            cuts,
+            range: (e.hdr().nondet_lo, e.hdr().nondet_hi),
+            used: flags & nondet::USED != 0,
+        }
+    };
+    let untracked = flags & nondet::UNTRACKED != 0 || bits == 0;
+    let ev = nondet::event(d.size(), site);
+    e.nondet = Some((d, untracked));
+    e.submit(ev);
     let e = ex();
     e.threads[e.cur as usize].result
 }
@@ -1608,4 +1700,12 @@ pub extern "C" fn cdpor_log_alloc(addr: u64, size: u64, site: u32) {
         };
         e.hdr().n_allocs = i as u32 + 1;
     }
+}
+
+/// The program uses a value of `__VERIFIER_nondet_*` at `site` other than by comparing it
+/// with constants: one the current thread chose, or (`any`, read from memory) any
+/// thread's.
+#[no_mangle]
+pub extern "C" fn cdpor_nondet_used(site: u32, any: u32) {
+    ex().used(site, any != 0)
 }

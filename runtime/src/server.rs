@@ -89,6 +89,7 @@ pub unsafe extern "C" fn cdpor_rt_main(
         (*hdr).n_events = 0;
         (*hdr).n_threads = 0;
         (*hdr).n_allocs = 0;
+        (*hdr).n_restricted = 0;
         (*hdr).outcome = Outcome::Running as u32;
         (*hdr).fault_addr = 0;
         (*hdr).fault_pc = 0;

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 mod externals;
 mod loops;
+mod nondet;
 mod verifier;
 
 /// Where a visible operation comes from in the source.

@@ -16,6 +16,7 @@ use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
+use super::nondet::NondetCall;
 use super::{callee, location, opcode, value_name, Pass, Site};
 
 /// What a call of the API is.
@@ -77,25 +78,24 @@ impl Pass<'_, '_> {
             }
         }
         let used = !calls.is_empty() || !atomic_bodies.is_empty();
+        let mut nondets = Vec::new();
         for (f, call, name, a) in calls {
-            self.lower_call(f, call, &name, a);
+            nondets.extend(self.lower_call(f, call, &name, a));
         }
+        self.nondet_domains(&nondets);
         for f in atomic_bodies {
             self.bracket(f);
         }
         used
     }
 
-    fn hook(&self, name: &str, ret: Ret, params: usize) -> FunctionValue<'_> {
+    fn hook(&self, name: &str, params: usize) -> FunctionValue<'_> {
         let c = self.context;
         let i32t = c.i32_type();
         let args: Vec<inkwell::types::BasicMetadataTypeEnum> =
             (0..params).map(|_| i32t.into()).collect();
         self.module.get_function(name).unwrap_or_else(|| {
-            let ty = match ret {
-                Ret::Void => c.void_type().fn_type(&args, false),
-                Ret::I64 => c.i64_type().fn_type(&args, false),
-            };
+            let ty = c.void_type().fn_type(&args, false);
             self.module.add_function(name, ty, None)
         })
     }
@@ -114,7 +114,13 @@ impl Pass<'_, '_> {
         self.sites.len() as u32 - 1
     }
 
-    fn lower_call(&mut self, f: FunctionValue, call: LLVMValueRef, name: &str, a: Api) {
+    fn lower_call(
+        &mut self,
+        f: FunctionValue,
+        call: LLVMValueRef,
+        name: &str,
+        a: Api,
+    ) -> Option<NondetCall> {
         // Reports say "nondet_int() -> 7" but name the error function as written.
         let op = match a {
             Api::Error => name,
@@ -127,10 +133,11 @@ impl Pass<'_, '_> {
         let inst = unsafe { inkwell::values::InstructionValue::new(call) };
         b.position_before(&inst);
         let site_v = i32t.const_int(site as u64, false);
+        let mut nondet = None;
         unsafe {
             match a {
                 Api::Error => {
-                    let h = self.hook("__cdpor_reach_error", Ret::Void, 1);
+                    let h = self.hook("__cdpor_reach_error", 1);
                     b.build_call(h, &[site_v.into()], "").expect("positioned");
                 }
                 Api::AtomicBegin | Api::AtomicEnd => {
@@ -139,11 +146,11 @@ impl Pass<'_, '_> {
                     } else {
                         "__cdpor_atomic_end"
                     };
-                    let h = self.hook(name, Ret::Void, 1);
+                    let h = self.hook(name, 1);
                     b.build_call(h, &[site_v.into()], "").expect("positioned");
                 }
                 Api::Assume => {
-                    let h = self.hook("__cdpor_assume", Ret::Void, 2);
+                    let h = self.hook("__cdpor_assume", 2);
                     let cond = if LLVMGetNumOperands(call) > 1 {
                         let arg = LLVMGetOperand(call, 0);
                         truth(b.as_mut_ptr(), arg)
@@ -155,7 +162,7 @@ impl Pass<'_, '_> {
                         .expect("positioned");
                 }
                 Api::Nondet { signed } => {
-                    let h = self.hook("__cdpor_nondet", Ret::I64, 3);
+                    let h = self.nondet_hook();
                     let ty = LLVMTypeOf(call);
                     let kind = LLVMGetTypeKind(ty);
                     let bits = match kind {
@@ -164,10 +171,17 @@ impl Pass<'_, '_> {
                         _ => 0,
                     };
                     let signed = signed || bits == 32 && kind != LLVMTypeKind::LLVMIntegerTypeKind;
+                    // Flags and cuts come once every call is lowered (`nondet_domains`).
+                    let zero = i32t.const_zero();
                     let args = [
                         i32t.const_int(bits as u64, false).into(),
                         i32t.const_int(signed as u64, false).into(),
                         site_v.into(),
+                        zero.into(),
+                        c.ptr_type(inkwell::AddressSpace::default())
+                            .const_null()
+                            .into(),
+                        zero.into(),
                     ];
                     let v = b
                         .build_call(h, &args, "nondet")
@@ -196,6 +210,13 @@ impl Pass<'_, '_> {
                     if kind != LLVMTypeKind::LLVMVoidTypeKind {
                         LLVMReplaceAllUsesWith(call, out);
                     }
+                    nondet = Some(NondetCall {
+                        site,
+                        hook: v,
+                        value: out,
+                        bits,
+                        signed,
+                    });
                 }
             }
             // Keep a call whose result the program uses but the lowering did not
@@ -204,6 +225,28 @@ impl Pass<'_, '_> {
                 LLVMInstructionEraseFromParent(call);
             }
         }
+        nondet
+    }
+
+    /// `__cdpor_nondet(bits, signed, site, flags, cuts, n_cuts)`.
+    fn nondet_hook(&self) -> FunctionValue<'_> {
+        let c = self.context;
+        let i32t = c.i32_type();
+        let ptr = c.ptr_type(inkwell::AddressSpace::default());
+        self.module
+            .get_function("__cdpor_nondet")
+            .unwrap_or_else(|| {
+                let params = [
+                    i32t.into(),
+                    i32t.into(),
+                    i32t.into(),
+                    i32t.into(),
+                    ptr.into(),
+                    i32t.into(),
+                ];
+                let ty = c.i64_type().fn_type(&params, false);
+                self.module.add_function("__cdpor_nondet", ty, None)
+            })
     }
 
     /// Makes the body of `f` one atomic section: a begin at its entry and an end before
@@ -217,8 +260,8 @@ impl Pass<'_, '_> {
             return;
         };
         let site = self.site_of(f, first.as_value_ref(), &name);
-        let begin = self.hook("__cdpor_atomic_begin", Ret::Void, 1);
-        let end = self.hook("__cdpor_atomic_end", Ret::Void, 1);
+        let begin = self.hook("__cdpor_atomic_begin", 1);
+        let end = self.hook("__cdpor_atomic_end", 1);
         let b = self.context.create_builder();
         let site_v = self.context.i32_type().const_int(site as u64, false);
         let mut rets = Vec::new();
@@ -237,12 +280,6 @@ impl Pass<'_, '_> {
             b.build_call(end, &[site_v.into()], "").expect("positioned");
         }
     }
-}
-
-#[derive(Clone, Copy)]
-enum Ret {
-    Void,
-    I64,
 }
 
 /// `v != 0` as an `i32` 0 or 1, for a condition passed as any integer type.

@@ -45,7 +45,7 @@ pub enum Kind {
     /// accesses depends on the values it reads, so it is identified by its site.
     Atomic = 8,
     /// A nondeterministic value (`__VERIFIER_nondet_*`): the `choice`-th of `choices`,
-    /// returned as `value`. `FLAG_RESTRICTED`: the domain was cut to a subset.
+    /// returned as `value`. `FLAG_RESTRICTED`: its interval was explored in part only.
     Nondet = 9,
     /// `pthread_mutex_lock` on the mutex at `addr`.
     Lock = 10,

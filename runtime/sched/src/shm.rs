@@ -12,6 +12,9 @@ use crate::event::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 pub const MAGIC: u32 = 0x6364_706f;
 pub const MAX_ALLOCS: usize = 1 << 14;
 pub const TEXT_LEN: usize = 256;
+/// Restricted nondeterministic values an execution reports by site (one is enough to
+/// make it incomplete; the rest only name more of them).
+pub const MAX_RESTRICTED: usize = 8;
 
 /// Request flag: let the program's own output through (replay), instead of discarding it.
 pub const FLAG_SHOW_OUTPUT: u32 = 1;
@@ -129,6 +132,10 @@ pub struct Header {
     pub fault_pc: u64,
     /// The thread running user code right now (read when an execution hangs).
     pub running: u32,
+    /// Nondeterministic values this execution used that were explored over part of
+    /// their interval only: `[site, values explored]`, the first `MAX_RESTRICTED` sites.
+    pub n_restricted: u32,
+    pub restricted: [[u32; 2]; MAX_RESTRICTED],
     /// NUL-terminated: the failed assertion's expression.
     pub text: [u8; TEXT_LEN],
     /// NUL-terminated: the failed assertion's file.
