@@ -2,7 +2,7 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::cond;
+use cdpor_sched::ops::{cond, rwlock};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
 
@@ -128,6 +128,16 @@ impl Namer<'_> {
             Kind::OnceBegin if e.failed() => named("once (already run)"),
             Kind::OnceBegin => named("once: runs the initializer"),
             Kind::OnceEnd => named("once: initializer done"),
+            Kind::RwInit => named("rwlock init"),
+            Kind::RwDestroy => named("rwlock destroy"),
+            Kind::RdLock => named("read-lock"),
+            Kind::WrLock => named("write-lock"),
+            Kind::TryRdLock if e.failed() => named("try read-lock (write-locked)"),
+            Kind::TryRdLock => named("try read-lock"),
+            Kind::TryWrLock if e.failed() => named("try write-lock (busy)"),
+            Kind::TryWrLock => named("try write-lock"),
+            Kind::RwUnlock if e.flags & rwlock::FLAG_READER != 0 => named("read-unlock"),
+            Kind::RwUnlock => named("unlock"),
             Kind::CondInit => named("cond init"),
             Kind::CondDestroy => named("cond destroy"),
             Kind::CondWait => (
@@ -320,6 +330,32 @@ impl Namer<'_> {
                     self.object(b.addr, x)
                 )
             }
+            Kind::RdLock | Kind::WrLock => {
+                let (writer, readers) = rwlock_holders(&x.events, b.addr);
+                let holders: Vec<String> = writer
+                    .iter()
+                    .map(|&w| format!("write-locked by {}", t(w)))
+                    .chain((!readers.is_empty()).then(|| {
+                        let r: Vec<String> = readers.iter().map(|&r| t(r)).collect();
+                        format!("read-locked by {}", r.join(", "))
+                    }))
+                    .collect();
+                let how = if b.kind() == Kind::RdLock {
+                    "read-lock"
+                } else {
+                    "write-lock"
+                };
+                let held = if holders.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {}", holders.join(" and "))
+                };
+                format!(
+                    "{} waits to {how} {}{held}{loc}",
+                    t(b.tid),
+                    self.object(b.addr, x)
+                )
+            }
             Kind::Join => format!("{} waits to join {}{loc}", t(b.tid), t(b.aux)),
             Kind::OnceBegin => format!(
                 "{} waits in pthread_once for {}'s initializer to finish{loc}",
@@ -467,6 +503,29 @@ fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
         }
     }
     h
+}
+
+/// Who holds the rwlock at `l` at the end of a trace: the writer, and a thread per read
+/// lock.
+fn rwlock_holders(events: &[Event], l: u64) -> (Option<Tid>, Vec<Tid>) {
+    let (mut writer, mut readers) = (None, Vec::new());
+    for e in events.iter().filter(|e| e.addr == l) {
+        if cdpor_sched::ops::acquires(e).is_some() {
+            writer = Some(e.tid());
+        } else if cdpor_sched::ops::shares(e).is_some() {
+            readers.push(e.tid());
+        } else if e.kind() == Kind::RwUnlock && e.flags & rwlock::FLAG_READER != 0 {
+            if let Some(i) = readers.iter().position(|&r| r == e.tid()) {
+                readers.remove(i);
+            }
+        } else if matches!(e.kind(), Kind::RwUnlock | Kind::RwInit) {
+            writer = None;
+            if e.kind() == Kind::RwInit {
+                readers.clear();
+            }
+        }
+    }
+    (writer, readers)
 }
 
 fn show_value(v: u64, len: u32) -> String {

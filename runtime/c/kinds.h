@@ -40,6 +40,13 @@
 #define CDPOR_K_SEMDESTROY 45
 #define CDPOR_K_ONCEBEGIN 46
 #define CDPOR_K_ONCEEND 47
+#define CDPOR_K_RWINIT 48
+#define CDPOR_K_RDLOCK 49
+#define CDPOR_K_TRYRDLOCK 50
+#define CDPOR_K_WRLOCK 51
+#define CDPOR_K_TRYWRLOCK 52
+#define CDPOR_K_RWUNLOCK 53
+#define CDPOR_K_RWDESTROY 54
 
 /* How a library call uses a range (runtime/sched/src/ops/memory.rs). */
 #define CDPOR_MODE_READ 1

@@ -127,6 +127,61 @@ int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
     return cdpor_sync(CDPOR_K_UNLOCK, m, __cdpor_site);
 }
 
+/* ---- read-write locks: the state is the rwlock's first two words
+ * (runtime/sched/src/ops/rwlock.rs). A timed lock is a trylock that returns ETIMEDOUT:
+ * with time not modelled, it may time out whenever the lock is busy. ---- */
+
+int __cdpor_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t *attr) {
+    (void)attr;
+    return cdpor_sync(CDPOR_K_RWINIT, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_destroy(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_RWDESTROY, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_RDLOCK, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_TRYRDLOCK, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYRDLOCK, l, 1, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c, const struct timespec *t) {
+    (void)c;
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYRDLOCK, l, 1, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_wrlock(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_WRLOCK, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_TRYWRLOCK, l, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYWRLOCK, l, 1, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c, const struct timespec *t) {
+    (void)c;
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYWRLOCK, l, 1, __cdpor_site);
+}
+
+int __cdpor_pthread_rwlock_unlock(pthread_rwlock_t *l) {
+    return cdpor_sync(CDPOR_K_RWUNLOCK, l, __cdpor_site);
+}
+
 /* ---- condition variables ----
  * The runtime keeps no state in a pthread_cond_t: waiters are threads whose next
  * operation is a wake on its address. */

@@ -14,7 +14,9 @@
 //!   whatever the primitive;
 //! * a mutex acquisition (`ops::acquires`) races with the previous acquisition of the
 //!   mutex, not with the release in between, which it could not have preceded; a trylock,
-//!   never blocked, races with the release too (moved before it, it fails);
+//!   never blocked, races with the release too (moved before it, it fails). A shared
+//!   acquisition (a read lock, `ops::shares`) races with the previous exclusive one only,
+//!   and an exclusive one with every shared one since the previous exclusive one;
 //! * a creation orders the created thread's events after it.
 //!
 //! A race `e ⋖ e'`: `e` and `e'` conflict, are of different threads, `e` happens before
@@ -93,14 +95,24 @@ struct State<'a> {
     thread_last: Vec<Option<usize>>,
     base: Vec<Option<usize>>,
     mem: Shadow,
-    /// The last acquisition of each mutex.
-    last_acquire: HashMap<u64, usize>,
+    /// The acquisitions of each lock since its last exclusive one, included.
+    last_acquire: HashMap<u64, Holders>,
     /// Threads created and not finished.
     live: ThreadSet,
     /// Per thread, the last event before which it was alive but not enabled.
     disabled_before: Vec<Option<usize>>,
     reads_commute: bool,
     cur: Current,
+}
+
+#[derive(Default)]
+struct Holders {
+    exclusive: Option<usize>,
+    /// Shared acquisitions by a thread that held none: the points before which an
+    /// exclusive one could have run (a thread's nested read lock is no such point).
+    shared: Vec<usize>,
+    /// A thread per shared hold.
+    holding: Vec<Tid>,
 }
 
 /// What is being worked out for the event under analysis.
@@ -178,11 +190,23 @@ impl State<'_> {
         }
     }
 
-    /// A mutex acquisition races with the previous acquisition (by another thread).
-    fn acquisition(&mut self, m: u64) {
-        if let Some(&a) = self.last_acquire.get(&m) {
-            if self.is_candidate(a) {
-                self.cur.acquire.push(a);
+    /// An acquisition races with the previous exclusive acquisition (by another thread)
+    /// and, if it is `exclusive`, with the shared ones since, unless its own thread holds
+    /// one of those: it cannot run before the others as long as its own hold lasts.
+    fn acquisition(&mut self, m: u64, exclusive: bool) {
+        let Some(h) = self.last_acquire.get(&m) else {
+            return;
+        };
+        let (events, seq, cur) = (self.events, &self.seq, &mut self.cur);
+        let shared = if exclusive && !h.holding.contains(&cur.tid) {
+            &h.shared[..]
+        } else {
+            &[]
+        };
+        for &a in h.exclusive.iter().chain(shared) {
+            let t = events[a].tid();
+            if t != cur.tid && cur.base[t as usize] < seq[a] {
+                cur.acquire.push(a);
             }
         }
     }
@@ -244,10 +268,26 @@ impl State<'_> {
         let events = self.events;
         self.cur.cands.retain(|&c| !ops::enables(&e, &events[c], c));
         if let Some(m) = ops::contends(&e) {
-            self.acquisition(m);
+            self.acquisition(m, true);
+        }
+        if let Some(m) = ops::shares(&e) {
+            self.acquisition(m, false);
+            let h = self.last_acquire.entry(m).or_default();
+            if !h.holding.contains(&t) {
+                h.shared.push(i);
+            }
+            h.holding.push(t);
+        }
+        if let Some(m) = ops::unshares(&e) {
+            let h = self.last_acquire.entry(m).or_default();
+            if let Some(k) = h.holding.iter().position(|&x| x == t) {
+                h.holding.swap_remove(k);
+            }
         }
         if let Some(m) = ops::acquires(&e) {
-            self.last_acquire.insert(m, i);
+            let h = self.last_acquire.entry(m).or_default();
+            h.exclusive = Some(i);
+            h.shared.clear();
         }
         if let Some(k) = enabler {
             self.cur.preds.push(k);
@@ -377,9 +417,12 @@ pub fn analyze(
                 }
             }
             let waits_for_mutex = p.event.kind() != Kind::CondWake || cond::woken(&p.event);
-            if let (false, true, Some(m)) = (p.enabled, waits_for_mutex, ops::acquires(&p.event)) {
+            let acquisition = ops::acquires(&p.event)
+                .map(|m| (m, true))
+                .or(ops::shares(&p.event).map(|m| (m, false)));
+            if let (false, true, Some((m, exclusive))) = (p.enabled, waits_for_mutex, acquisition) {
                 st.begin(t, &p.event);
-                st.acquisition(m);
+                st.acquisition(m, exclusive);
                 races.extend(st.races().into_iter().map(|c| Race {
                     earlier: c,
                     later: Later::Pending(k),

@@ -21,7 +21,7 @@ mod tests;
 pub mod wakeup_tree;
 
 use cdpor_sched::event::FLAG_NO_COMMUTE;
-use cdpor_sched::ops::{self, dependent};
+use cdpor_sched::ops::{self, dependent, rwlock};
 use cdpor_sched::{Event, Kind, Step, ThreadSet};
 
 use hb::{Hb, Later, Race};
@@ -377,18 +377,33 @@ impl Engine {
         if !reversible(self.nodes[e].enabled, notdep(), &later_event) {
             return;
         }
+        let sequences = matches!(self.alg, Algorithm::Optimal | Algorithm::Source);
+        let mut before: Vec<Event> = if sequences {
+            notdep().collect()
+        } else {
+            Vec::new()
+        };
+        if sequences && later_event.kind() == Kind::WrLock {
+            // Read locks in `notdep` may still be held there: the write lock goes before them.
+            match rwlock::free_point(&later_event, &events[..e], &before) {
+                Some(p) => before.truncate(p),
+                None => return,
+            }
+        }
         let node = &mut self.nodes[e];
         match self.alg {
             Algorithm::None => {}
             Algorithm::Optimal => {
-                let v: Vec<Event> = notdep().chain(std::iter::once(later_event)).collect();
+                let mut v = before;
+                v.push(later_event);
                 if node.sleep.iter().any(|s| is_weak_initial(s, &v)) {
                     return;
                 }
                 node.wut.insert(v);
             }
             Algorithm::Source => {
-                let v: Vec<Event> = notdep().chain(std::iter::once(later_event)).collect();
+                let mut v = before;
+                v.push(later_event);
                 let init = initials(&v);
                 if !init.intersects(node.backtrack) {
                     if let Some(q) = init.first() {

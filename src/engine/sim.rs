@@ -30,6 +30,10 @@ fn sem_addr(s: usize) -> u64 {
     0xb000 + 64 * s as u64
 }
 
+fn rwlock_addr(l: usize) -> u64 {
+    0xc000 + 64 * l as u64
+}
+
 fn cond_addr(c: usize) -> u64 {
     0xa000 + 64 * c as u64
 }
@@ -84,6 +88,19 @@ pub enum Op {
     /// `reg = 0` if `sem_trywait(s)` took a unit, 1 if the count was 0.
     SemTryWait {
         s: usize,
+        reg: usize,
+    },
+    /// `pthread_rwlock_rdlock(l)`.
+    RdLock(usize),
+    /// `pthread_rwlock_wrlock(l)`.
+    WrLock(usize),
+    /// `pthread_rwlock_unlock(l)`.
+    RwUnlock(usize),
+    /// `reg = 0` if `pthread_rwlock_tryrdlock(l)` (or `trywrlock`, `write`) took it, 1 if
+    /// not.
+    TryRwLock {
+        l: usize,
+        write: bool,
         reg: usize,
     },
     /// Fails the program when `reg != value`.
@@ -352,6 +369,17 @@ impl<'p> Sim<'p> {
                 Op::SemWait(s) => Event::on(t, Kind::SemWait, sem_addr(s)),
                 Op::SemPost(s) => Event::on(t, Kind::SemPost, sem_addr(s)),
                 Op::SemTryWait { s, .. } => Event::on(t, Kind::SemTryWait, sem_addr(s)),
+                Op::RdLock(l) => Event::on(t, Kind::RdLock, rwlock_addr(l)),
+                Op::WrLock(l) => Event::on(t, Kind::WrLock, rwlock_addr(l)),
+                Op::RwUnlock(l) => Event::on(t, Kind::RwUnlock, rwlock_addr(l)),
+                Op::TryRwLock { l, write, .. } => {
+                    let k = if write {
+                        Kind::TryWrLock
+                    } else {
+                        Kind::TryRdLock
+                    };
+                    Event::on(t, k, rwlock_addr(l))
+                }
                 Op::Assert { .. } => Event::new(t, Kind::AssertFail),
                 Op::Crash => Event::new(t, Kind::Crash),
                 Op::Wait { c, m } => Event {
@@ -453,9 +481,9 @@ impl<'p> Sim<'p> {
                             ev.flags |= FLAG_FAILED;
                         }
                     }
-                    Op::TryLock { reg, .. } | Op::SemTryWait { reg, .. } => {
-                        self.threads[ti].regs[reg] = ev.failed() as i64
-                    }
+                    Op::TryLock { reg, .. }
+                    | Op::SemTryWait { reg, .. }
+                    | Op::TryRwLock { reg, .. } => self.threads[ti].regs[reg] = ev.failed() as i64,
                     Op::AwaitEq { .. } if ev.kind() == Kind::Await => {
                         // Woken: read again.
                         self.threads[ti].awaiting = false;

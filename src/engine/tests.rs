@@ -737,6 +737,39 @@ mod random {
         ]
     }
 
+    /// Read and write sections under two rwlocks, plain accesses, and a mutex.
+    fn rwlock_op() -> impl Strategy<Value = Vec<Op>> {
+        let (var, l) = (0..2usize, 0..2usize);
+        prop_oneof![
+            3 => (l.clone(), var.clone(), 0..2usize).prop_map(|(l, v, r)| vec![Op::RdLock(l), Op::read(v, r), Op::RwUnlock(l)]),
+            2 => (l.clone(), var.clone(), 0..2usize).prop_map(|(l, v, r)| vec![Op::WrLock(l), Op::read(v, r), Op::write_plus(v, r, 1), Op::RwUnlock(l)]),
+            1 => (l.clone(), var.clone()).prop_map(|(l, v)| vec![Op::RdLock(l), Op::RdLock(l), Op::write(v, 2), Op::RwUnlock(l), Op::RwUnlock(l)]),
+            1 => (l.clone(), any::<bool>(), var.clone(), 0..2usize).prop_map(|(l, write, v, r)| vec![
+                Op::TryRwLock { l, write, reg: r },
+                Op::SkipIfEq { reg: r, value: 1, skip: 2 },
+                Op::write(v, 6),
+                Op::RwUnlock(l),
+            ]),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
+            1 => (var.clone(), 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, r)| locked_increment(0, v, r)),
+            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+            1 => (0..2usize).prop_map(|l| vec![Op::WrLock(l), Op::RdLock(1 - l), Op::RwUnlock(1 - l), Op::RwUnlock(l)]),
+            1 => (l.clone(), var.clone(), 0..2usize).prop_map(|(l, v, r)| vec![Op::RdLock(l), Op::read(v, r), Op::WrLock(l), Op::RwUnlock(l), Op::RwUnlock(l)]),
+            1 => (l.clone(), var.clone(), 0..2usize).prop_map(|(l, v, r)| vec![Op::RdLock(l), Op::TryRwLock { l, write: true, reg: r }, Op::write(v, 3), Op::RwUnlock(l)]),
+        ]
+    }
+
+    fn rwlock_program() -> impl Strategy<Value = Program> {
+        let worker = prop::collection::vec(rwlock_op(), 1..4).prop_map(|ops| ops.concat());
+        prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
+            main: vec![],
+            workers,
+            vars: 2,
+            ..Default::default()
+        })
+    }
+
     fn worker(vars: usize) -> impl Strategy<Value = Vec<Op>> {
         prop::collection::vec(op(vars), 1..4).prop_map(|ops| ops.concat())
     }
@@ -874,6 +907,16 @@ mod random {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0x4e_2026), ..ProptestConfig::default() })]
+
+        #[test]
+        fn rwlock_programs_agree_with_the_oracle(prog in rwlock_program()) {
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xcd90_2026), ..ProptestConfig::default() })]
 
         #[test]
@@ -889,4 +932,38 @@ mod random {
             check(&prog);
         }
     }
+}
+
+/// A read-locking main that fails a try-write lock, a writer and a try-reader.
+#[test]
+fn rwlock_holder_failing_trywrlock() {
+    check(&Program {
+        main: vec![
+            Op::RdLock(0),
+            Op::TryRwLock {
+                l: 0,
+                write: true,
+                reg: 0,
+            },
+            Op::RwUnlock(0),
+        ],
+        workers: vec![
+            vec![Op::WrLock(0), Op::RwUnlock(0)],
+            vec![
+                Op::TryRwLock {
+                    l: 0,
+                    write: false,
+                    reg: 0,
+                },
+                Op::SkipIfEq {
+                    reg: 0,
+                    value: 1,
+                    skip: 1,
+                },
+                Op::RwUnlock(0),
+            ],
+        ],
+        vars: 1,
+        ..Default::default()
+    });
 }

@@ -143,6 +143,28 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     // once
     ("pthread_once", "pthread_once"),
     ("call_once", "call_once"),
+    // read-write locks
+    ("pthread_rwlock_init", "pthread_rwlock_init"),
+    ("pthread_rwlock_destroy", "pthread_rwlock_destroy"),
+    ("pthread_rwlock_rdlock", "pthread_rwlock_rdlock"),
+    ("pthread_rwlock_tryrdlock", "pthread_rwlock_tryrdlock"),
+    ("pthread_rwlock_timedrdlock", "pthread_rwlock_timedrdlock"),
+    ("pthread_rwlock_clockrdlock", "pthread_rwlock_clockrdlock"),
+    ("pthread_rwlock_wrlock", "pthread_rwlock_wrlock"),
+    ("pthread_rwlock_trywrlock", "pthread_rwlock_trywrlock"),
+    ("pthread_rwlock_timedwrlock", "pthread_rwlock_timedwrlock"),
+    ("pthread_rwlock_clockwrlock", "pthread_rwlock_clockwrlock"),
+    ("pthread_rwlock_unlock", "pthread_rwlock_unlock"),
+    ("pthread_rwlockattr_init", "pthread_rwlockattr_init"),
+    ("pthread_rwlockattr_destroy", "pthread_rwlockattr_destroy"),
+    (
+        "pthread_rwlockattr_setpshared",
+        "pthread_rwlockattr_setpshared",
+    ),
+    (
+        "pthread_rwlockattr_getpshared",
+        "pthread_rwlockattr_getpshared",
+    ),
     // semaphores
     ("sem_init", "sem_init"),
     ("sem_destroy", "sem_destroy"),
@@ -202,8 +224,8 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         Some("timed waits are not supported yet")
     } else if name.starts_with("pthread_cond") {
         Some("this condition-variable function is not supported yet")
-    } else if name.starts_with("pthread_rwlock_") {
-        Some("read-write locks are not supported yet")
+    } else if name.starts_with("pthread_rwlockattr_") {
+        Some("only the default (reader-preferring) kind of read-write lock is modelled")
     } else if name.starts_with("pthread_barrier_") {
         Some("barriers are not supported yet")
     } else if name.starts_with("pthread_key_")

@@ -103,10 +103,23 @@ pub enum Kind {
     OnceBegin = 46,
     /// `pthread_once`, second half: the initializer has returned.
     OnceEnd = 47,
+    /// `pthread_rwlock_init` of the rwlock at `addr` (`ops::rwlock`).
+    RwInit = 48,
+    /// `pthread_rwlock_rdlock`: takes a read lock once no writer holds it.
+    RdLock = 49,
+    /// `pthread_rwlock_tryrdlock` (`value` 1: timed); `FLAG_FAILED`: a writer held it.
+    TryRdLock = 50,
+    /// `pthread_rwlock_wrlock`: takes the write lock once nobody holds it.
+    WrLock = 51,
+    /// `pthread_rwlock_trywrlock` (`value` 1: timed); `FLAG_FAILED`: it was held.
+    TryWrLock = 52,
+    /// `pthread_rwlock_unlock`; `rwlock::FLAG_READER`: it released a read lock.
+    RwUnlock = 53,
+    RwDestroy = 54,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 37] = [
+    pub const ALL: [Kind; 44] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -144,6 +157,13 @@ impl Kind {
         Kind::SemDestroy,
         Kind::OnceBegin,
         Kind::OnceEnd,
+        Kind::RwInit,
+        Kind::RdLock,
+        Kind::TryRdLock,
+        Kind::WrLock,
+        Kind::TryWrLock,
+        Kind::RwUnlock,
+        Kind::RwDestroy,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -186,6 +206,13 @@ impl Kind {
             45 => SemDestroy,
             46 => OnceBegin,
             47 => OnceEnd,
+            48 => RwInit,
+            49 => RdLock,
+            50 => TryRdLock,
+            51 => WrLock,
+            52 => TryWrLock,
+            53 => RwUnlock,
+            54 => RwDestroy,
             _ => return None,
         })
     }
@@ -236,6 +263,13 @@ impl Kind {
             SemDestroy => "sem-destroy",
             OnceBegin => "once-begin",
             OnceEnd => "once-end",
+            RwInit => "rwlock-init",
+            RdLock => "rdlock",
+            TryRdLock => "tryrdlock",
+            WrLock => "wrlock",
+            TryWrLock => "trywrlock",
+            RwUnlock => "rwlock-unlock",
+            RwDestroy => "rwlock-destroy",
             AssumeFail => "assume-fail",
             Await => "await",
         }

@@ -161,6 +161,9 @@ pub fn changes_state(e: &Event) -> bool {
         Kind::CmpXchg
         | Kind::TryLock
         | Kind::SemTryWait
+        | Kind::TryRdLock
+        | Kind::TryWrLock
+        | Kind::RwUnlock
         | Kind::OnceBegin
         | Kind::CondSignal
         | Kind::CondBroadcast

@@ -6,8 +6,10 @@
 //!   conflicts with its lock operations) and threads as a word each in a reserved range.
 //!   Dependence (`dependent`) and happens-before (the engine's last-access tables) both
 //!   follow from it;
-//! * the mutex it **acquires**, if any: an acquisition races with the previous one
-//!   rather than with the release in between, which it could not have preceded;
+//! * the lock it **acquires**, if any, exclusively or shared (a read lock): an
+//!   acquisition races with the previous exclusive one (and an exclusive one with the
+//!   shared ones since) rather than with the release in between, which it could not have
+//!   preceded;
 //! * when it is **enabled** and what it does to the synchronization state (`World`).
 //!
 //! One module per primitive holds these for its operations; this one dispatches on the
@@ -19,6 +21,7 @@ pub mod memory;
 pub mod mutex;
 pub mod nondet;
 pub mod once;
+pub mod rwlock;
 pub mod semaphore;
 pub mod thread;
 
@@ -111,6 +114,9 @@ pub fn footprint(e: &Event) -> Footprint {
             semaphore::footprint(e)
         }
         OnceBegin | OnceEnd => once::footprint(e),
+        RwInit | RdLock | TryRdLock | WrLock | TryWrLock | RwUnlock | RwDestroy => {
+            rwlock::footprint(e)
+        }
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
@@ -124,6 +130,16 @@ pub fn acquires(e: &Event) -> Option<u64> {
         Kind::Lock | Kind::TryLock | Kind::CondWake => mutex::acquires(e),
         Kind::SemWait | Kind::SemTryWait => semaphore::acquires(e),
         Kind::OnceBegin => once::acquires(e),
+        Kind::WrLock | Kind::TryWrLock => rwlock::acquires(e),
+        _ => None,
+    }
+}
+
+/// The lock an event acquires shared, if it does: it races with the previous exclusive
+/// acquisition only, and every exclusive acquisition after it races with it.
+pub fn shares(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::RdLock | Kind::TryRdLock => rwlock::shares(e),
         _ => None,
     }
 }
@@ -137,10 +153,15 @@ pub fn contends(e: &Event) -> Option<u64> {
     }
 }
 
+/// The lock whose shared hold an event releases, if it does.
+pub fn unshares(e: &Event) -> Option<u64> {
+    rwlock::unshares(e)
+}
+
 /// The mutex an event releases, if it does.
 pub fn releases(e: &Event) -> Option<u64> {
     match e.kind() {
-        Kind::Unlock => Some(e.addr),
+        Kind::Unlock | Kind::RwUnlock => Some(e.addr),
         Kind::CondWait => Some(e.arg),
         _ => None,
     }
@@ -163,6 +184,7 @@ pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
     match e.kind() {
         Kind::Join => thread::enables(e, c),
         Kind::Lock => releases(c) == Some(e.addr),
+        Kind::RdLock | Kind::WrLock => rwlock::enables(e, c),
         Kind::CondWake => releases(c) == Some(e.arg) || cond::enables(e, c_step),
         Kind::Await => awaits::enables(e, c_step),
         Kind::SemWait => semaphore::enables(e, c),
@@ -191,11 +213,13 @@ pub fn dependent(a: &Event, b: &Event) -> bool {
 /// wakeup sequences carry it in this form, which is also the conservative one for
 /// dependence.
 pub fn attempt(e: &Event) -> Event {
-    Event {
+    let mut a = Event {
         flags: e.flags & !OUTCOME_FLAGS,
         choice: 0,
         ..*e
-    }
+    };
+    rwlock::attempt(&mut a);
+    a
 }
 
 /// Are two events the same operation of the same thread, whatever its outcome? This is
@@ -258,6 +282,7 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
         Kind::Join => thread::enabled(w, e),
         Kind::SemWait => semaphore::enabled(w, e),
         Kind::OnceBegin => once::enabled(w, e),
+        Kind::RdLock | Kind::WrLock => rwlock::enabled(w, e),
         _ => true,
     }
 }
@@ -281,6 +306,9 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
             semaphore::execute(w, e)
         }
         OnceBegin | OnceEnd => once::execute(w, e),
+        RwInit | RdLock | TryRdLock | WrLock | TryWrLock | RwUnlock | RwDestroy => {
+            rwlock::execute(w, e)
+        }
         _ => 0,
     }
 }

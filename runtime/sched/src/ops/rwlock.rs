@@ -1,0 +1,253 @@
+//! pthread read-write locks (`pthread_rwlock_t`, glibc's default kind, which prefers
+//! readers). A rwlock is its 56 bytes (`SIZE`); its state is two words at its start, as
+//! in glibc's layout: the number of read locks held (`World::sync_word(addr)`) and the
+//! writer's number + 1 (`addr + 4`, 0 when none), so a zeroed rwlock
+//! (`PTHREAD_RWLOCK_INITIALIZER`) is free.
+//!
+//! Readers commute with readers: what a reader does (take a read lock, fail to for a
+//! writer, release its read lock) only reads the object for dependence, and what a
+//! writer does writes it. So a write lock conflicts with every read lock, and a read lock
+//! with the write locks; as for mutexes, a write lock races with the acquisitions before
+//! it (the previous write lock and every read lock since, `acquires`) and a read lock with
+//! the previous write lock (`shares`), not with the release in between.
+//!
+//! A try or timed lock never blocks: with time not modelled, a timed lock that times out
+//! while the lock is busy, or takes it once free, is a trylock that returns `ETIMEDOUT`
+//! (`value` 1 marks one). A trylock that failed for want of a writer only reads the
+//! object; one that failed for the readers must write it, since a reader's release, which
+//! only reads it, could make it succeed.
+//!
+//! The reader count changes without a write in the footprint, so what waits on the bytes
+//! of a rwlock (`awaits`) would not see it change: its trylocks do not decide an await.
+
+use super::{Footprint, Mode, Range, World};
+use crate::event::{Event, Kind, FLAG_FAILED};
+
+/// `sizeof(pthread_rwlock_t)` on x86_64 glibc.
+pub const SIZE: u64 = 56;
+/// On a `RwUnlock`, its outcome: it released a read lock.
+pub const FLAG_READER: u8 = 64;
+
+fn readers<W: World>(w: &W, l: u64) -> u32 {
+    w.sync_word(l)
+}
+
+fn writer<W: World>(w: &W, l: u64) -> u32 {
+    w.sync_word(l + 4)
+}
+
+pub(super) fn footprint(e: &Event) -> Footprint {
+    let mode = match e.kind() {
+        Kind::RdLock | Kind::TryRdLock => Mode::Read,
+        Kind::RwUnlock if e.flags & FLAG_READER != 0 => Mode::Read,
+        Kind::RwInit | Kind::RwDestroy => Mode::Write,
+        _ => Mode::ReadWrite,
+    };
+    Footprint::one(Range::new(e.addr, SIZE, mode))
+}
+
+/// The rwlock a write lock or successful try-write lock holds exclusively.
+pub(super) fn acquires(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::WrLock => Some(e.addr),
+        Kind::TryWrLock if !e.failed() => Some(e.addr),
+        _ => None,
+    }
+}
+
+/// The rwlock a read lock or successful try-read lock holds shared.
+pub(super) fn shares(e: &Event) -> Option<u64> {
+    match e.kind() {
+        Kind::RdLock => Some(e.addr),
+        Kind::TryRdLock if !e.failed() => Some(e.addr),
+        _ => None,
+    }
+}
+
+/// The rwlock whose read lock an unlock released.
+pub(super) fn unshares(e: &Event) -> Option<u64> {
+    (e.kind() == Kind::RwUnlock && e.flags & FLAG_READER != 0).then_some(e.addr)
+}
+
+/// Did the unlock `c` release what the blocked lock `e` waited for: a write lock, or for a
+/// write lock, any lock? (A reader's release never enables a read lock.)
+pub(super) fn enables(e: &Event, c: &Event) -> bool {
+    c.kind() == Kind::RwUnlock
+        && c.addr == e.addr
+        && (e.kind() == Kind::WrLock || c.flags & FLAG_READER == 0)
+}
+
+/// Who holds a rwlock, counted from the events on it as they executed.
+#[derive(Default)]
+struct Holds {
+    readers: i64,
+    writer: bool,
+}
+
+impl Holds {
+    fn apply(&mut self, l: u64, e: &Event) {
+        if e.addr != l {
+            return;
+        }
+        if acquires(e).is_some() {
+            self.writer = true;
+        } else if shares(e).is_some() {
+            self.readers += 1;
+        } else if unshares(e).is_some() {
+            self.readers -= 1;
+        } else if matches!(e.kind(), Kind::RwUnlock | Kind::RwInit) && !e.failed() {
+            self.writer = false;
+            if e.kind() == Kind::RwInit {
+                self.readers = 0;
+            }
+        }
+    }
+
+    fn free(&self) -> bool {
+        self.readers <= 0 && !self.writer
+    }
+}
+
+/// Where in `then`, which follows `before`, the write lock `w` could run: the longest
+/// prefix of `then` that holds its thread's events and leaves the rwlock free. A write
+/// lock races with every read lock since the last write lock, and the events that do not
+/// depend on one of them can include later read locks not yet released; every order
+/// with `w` before the first of them has it before those too.
+pub fn free_point(w: &Event, before: &[Event], then: &[Event]) -> Option<usize> {
+    let mut h = Holds::default();
+    for e in before {
+        h.apply(w.addr, e);
+    }
+    let need = then
+        .iter()
+        .rposition(|x| x.tid == w.tid)
+        .map_or(0, |i| i + 1);
+    let mut best = (need == 0 && h.free()).then_some(0);
+    for (i, x) in then.iter().enumerate() {
+        h.apply(w.addr, x);
+        if i + 1 >= need && h.free() {
+            best = Some(i + 1);
+        }
+    }
+    best
+}
+
+/// Strips the outcome an attempt cannot know: which lock an unlock released.
+pub(super) fn attempt(e: &mut Event) {
+    if e.kind() == Kind::RwUnlock {
+        e.flags &= !FLAG_READER;
+    }
+}
+
+pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    match e.kind() {
+        Kind::RdLock => writer(w, e.addr) == 0,
+        Kind::WrLock => writer(w, e.addr) == 0 && readers(w, e.addr) == 0,
+        _ => true,
+    }
+}
+
+/// Executes `e`; returns 0 or an error number.
+pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
+    let l = e.addr;
+    let me = e.tid + 1;
+    let busy = if e.value != 0 { ETIMEDOUT } else { EBUSY };
+    match e.kind() {
+        Kind::RwInit => {
+            w.set_sync_word(l, 0);
+            w.set_sync_word(l + 4, 0);
+        }
+        Kind::RdLock => w.set_sync_word(l, readers(w, l) + 1),
+        Kind::TryRdLock if writer(w, l) == 0 => w.set_sync_word(l, readers(w, l) + 1),
+        Kind::WrLock => w.set_sync_word(l + 4, me),
+        Kind::TryWrLock if writer(w, l) == 0 && readers(w, l) == 0 => w.set_sync_word(l + 4, me),
+        Kind::TryRdLock | Kind::TryWrLock => {
+            e.flags |= FLAG_FAILED;
+            return busy;
+        }
+        Kind::RwUnlock if writer(w, l) == me => w.set_sync_word(l + 4, 0),
+        Kind::RwUnlock if writer(w, l) == 0 && readers(w, l) > 0 => {
+            w.set_sync_word(l, readers(w, l) - 1);
+            e.flags |= FLAG_READER;
+        }
+        Kind::RwUnlock => {
+            // Held by another thread, or not at all.
+            e.flags |= FLAG_FAILED;
+            return EPERM;
+        }
+        _ => {}
+    }
+    0
+}
+
+const EPERM: i32 = 1;
+const EBUSY: i32 = 16;
+const ETIMEDOUT: i32 = 110;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::testing::TestWorld;
+    use crate::ops::{acquires, dependent, enabled, execute, shares};
+
+    fn run(w: &mut TestWorld, t: u32, k: Kind) -> (Event, i32) {
+        let mut e = Event::on(t, k, 64);
+        assert!(enabled(w, &e), "{k:?} of T{t} enabled");
+        let r = execute(w, &mut e, 0);
+        (e, r)
+    }
+
+    #[test]
+    fn readers_share_and_writers_exclude() {
+        let mut w = TestWorld::default();
+        let (r1, _) = run(&mut w, 1, Kind::RdLock);
+        let (r2, _) = run(&mut w, 2, Kind::RdLock);
+        assert_eq!((shares(&r1), shares(&r2)), (Some(64), Some(64)));
+        assert!(!enabled(&w, &Event::on(3, Kind::WrLock, 64)));
+        let (t, r) = run(&mut w, 3, Kind::TryWrLock);
+        assert!(t.failed() && r == EBUSY && acquires(&t).is_none());
+        let (u1, _) = run(&mut w, 1, Kind::RwUnlock);
+        assert!(u1.flags & FLAG_READER != 0);
+        run(&mut w, 2, Kind::RwUnlock);
+        let (wl, _) = run(&mut w, 3, Kind::WrLock);
+        assert_eq!(acquires(&wl), Some(64));
+        assert!(!enabled(&w, &Event::on(1, Kind::RdLock, 64)));
+        let timed = Event {
+            value: 1,
+            ..Event::on(1, Kind::TryRdLock, 64)
+        };
+        let mut timed2 = timed;
+        assert_eq!(execute(&mut w, &mut timed2, 0), ETIMEDOUT);
+        let (u, r) = run(&mut w, 3, Kind::RwUnlock);
+        assert!(r == 0 && u.flags & FLAG_READER == 0);
+        let (_, r) = run(&mut w, 3, Kind::RwUnlock);
+        assert_eq!(r, EPERM, "unlocking a free rwlock");
+    }
+
+    #[test]
+    fn readers_commute_with_readers() {
+        let rd = |t| Event::on(t, Kind::RdLock, 64);
+        let runlock = |t| Event {
+            flags: FLAG_READER,
+            ..Event::on(t, Kind::RwUnlock, 64)
+        };
+        assert!(!dependent(&rd(1), &rd(2)));
+        assert!(!dependent(&rd(1), &runlock(2)));
+        assert!(dependent(&rd(1), &Event::on(2, Kind::WrLock, 64)));
+        assert!(dependent(&runlock(1), &Event::on(2, Kind::WrLock, 64)));
+        let failed_wr = Event {
+            flags: FLAG_FAILED,
+            ..Event::on(2, Kind::TryWrLock, 64)
+        };
+        assert!(
+            dependent(&runlock(1), &failed_wr),
+            "a reader's release can make a try-write lock succeed"
+        );
+        assert!(
+            dependent(&rd(1), &crate::ops::attempt(&runlock(2))),
+            "an unlock not yet run may release a write lock"
+        );
+        assert!(dependent(&rd(1), &Event::mem(2, Kind::Write, 100, 8)));
+        assert!(!dependent(&rd(1), &Event::mem(2, Kind::Write, 120, 8)));
+    }
+}
