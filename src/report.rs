@@ -74,6 +74,7 @@ impl Namer<'_> {
         let t = |t: Tid| self.names.thread(t);
         let here = || self.accessed(e, x);
         let named = |op: &str| (op.to_string(), here());
+        let nested = e.flags & cdpor_sched::ops::mutex::FLAG_NESTED != 0;
         let (op, object) = match e.kind() {
             Kind::Read => named(if atomic { "atomic read" } else { "read" }),
             Kind::Write if e.flags & FLAG_STORE != 0 => (format!("{site_op} stores"), here()),
@@ -112,9 +113,16 @@ impl Namer<'_> {
                 String::new(),
             ),
             Kind::Fence => ("fence".to_string(), String::new()),
+            Kind::Lock if e.failed() => named("lock fails (EDEADLK: already held)"),
+            Kind::Lock if nested => named("lock again (recursive)"),
             Kind::Lock => named("lock"),
+            Kind::TryLock if e.failed() && e.value != 0 => named("timedlock (times out)"),
             Kind::TryLock if e.failed() => named("trylock (busy)"),
+            Kind::TryLock if nested => named("trylock again (recursive)"),
+            Kind::TryLock if e.value != 0 => named("timedlock"),
             Kind::TryLock => named("trylock"),
+            Kind::Unlock if e.failed() => named("unlock fails (EPERM: not the owner)"),
+            Kind::Unlock if nested => named("unlock (still held)"),
             Kind::Unlock => named("unlock"),
             Kind::MutexInit => named("mutex init"),
             Kind::MutexDestroy => named("mutex destroy"),

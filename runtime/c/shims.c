@@ -103,8 +103,7 @@ int __cdpor_pthread_attr_destroy(pthread_attr_t *attr) {
 int __cdpor_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *attr) {
     int r = cdpor_sync(CDPOR_K_MUTEXINIT, m, __cdpor_site);
     int type;
-    /* Keep a type that is not modelled where the static initializers put it, so that the
-     * first lock refuses the mutex as it refuses PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP. */
+    /* The kind goes where glibc and its static initializers keep it. */
     if (r == 0 && attr && pthread_mutexattr_gettype(attr, &type) == 0 &&
         (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK))
         m->__data.__kind = type;
@@ -121,6 +120,18 @@ int __cdpor_pthread_mutex_lock(pthread_mutex_t *m) {
 
 int __cdpor_pthread_mutex_trylock(pthread_mutex_t *m) {
     return cdpor_sync(CDPOR_K_TRYLOCK, m, __cdpor_site);
+}
+
+/* A timed lock is a trylock that returns ETIMEDOUT (runtime/sched/src/ops/mutex.rs). */
+int __cdpor_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYLOCK, m, 1, __cdpor_site);
+}
+
+int __cdpor_pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const struct timespec *t) {
+    (void)c;
+    (void)t;
+    return cdpor_sync_value(CDPOR_K_TRYLOCK, m, 1, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {

@@ -1392,10 +1392,6 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     }
 }
 
-/// glibc's `pthread_mutex_t.__kind`, set by the static initializers of recursive and
-/// error-checking mutexes.
-const MUTEX_KIND_OFFSET: u64 = 16;
-
 /// An operation on a mutex or a condition variable (not a wait).
 #[no_mangle]
 pub extern "C" fn cdpor_sync(kind: u32, object: *mut c_void, site: u32) -> c_int {
@@ -1441,21 +1437,6 @@ fn sync_op(ev: Event) -> c_int {
     let e = ex();
     for r in ops::footprint(&ev).ranges() {
         e.check_object(r.lo, r.hi - r.lo, ev.site);
-    }
-    let mutex = matches!(
-        ev.kind(),
-        Kind::Lock | Kind::TryLock | Kind::Unlock | Kind::MutexDestroy
-    ) && ev.flags & ops::mutex::FLAG_SPIN == 0;
-    if mutex {
-        // Only default (and adaptive) mutexes are modelled; anything else would be
-        // explored with the wrong semantics (a recursive relock taken for a deadlock).
-        let kind = unsafe { ((ev.addr + MUTEX_KIND_OFFSET) as *const i32).read_volatile() } & 0x7f;
-        if kind == libc::PTHREAD_MUTEX_RECURSIVE || kind == libc::PTHREAD_MUTEX_ERRORCHECK {
-            e.unsupported(
-                ev.site,
-                b"recursive and error-checking mutexes are not supported yet",
-            );
-        }
     }
     e.submit(ev);
     let e = ex();

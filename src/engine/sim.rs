@@ -176,6 +176,8 @@ pub struct Program {
     pub vars: usize,
     /// The initial counts of semaphores 0, 1...
     pub sems: Vec<u32>,
+    /// The kinds of mutexes 0, 1... (`ops::mutex::RECURSIVE`...; absent: default).
+    pub mutex_kinds: Vec<u32>,
 }
 
 impl Program {
@@ -530,6 +532,10 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
         memory: vec![0; 8 * prog.vars.max(1)],
         sync_words: (prog.sems.iter().enumerate())
             .map(|(s, &count)| (sem_addr(s), count))
+            .chain(
+                (prog.mutex_kinds.iter().enumerate())
+                    .map(|(m, &k)| (mutex_addr(m) + ops::mutex::KIND_OFFSET, k)),
+            )
             .collect(),
         threads: (0..n)
             .map(|_| Thread {

@@ -6,7 +6,7 @@
 
 use super::sim::{self, Op, Program};
 use super::Algorithm;
-use cdpor_sched::Tid;
+use cdpor_sched::{ops, Tid};
 
 const LIMIT: u64 = 100_000;
 
@@ -760,6 +760,33 @@ mod random {
         ]
     }
 
+    /// Nested sections under a recursive mutex (1) and an error-checking one (0), with
+    /// their relocks, trylocks and a stranger's unlock.
+    fn kinds_op() -> impl Strategy<Value = Vec<Op>> {
+        let (var, m) = (0..2usize, 0..2usize);
+        prop_oneof![
+            2 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::Lock(1), Op::Lock(1), Op::read(v, r), Op::Unlock(1), Op::write_plus(v, r, 1), Op::Unlock(1)]),
+            1 => (m.clone(), var.clone(), 0..2usize).prop_map(|(m, v, r)| locked_increment(m, v, r)),
+            1 => (m.clone(), var.clone()).prop_map(|(m, v)| vec![Op::Lock(m), Op::TryLock { m, reg: 1 }, Op::write(v, 4), Op::SkipIfEq { reg: 1, value: 1, skip: 1 }, Op::Unlock(m), Op::Unlock(m)]),
+            1 => (m.clone(), var.clone()).prop_map(|(m, v)| try_write(m, v, 5)),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::Lock(0), Op::Lock(0), Op::read(v, r), Op::Unlock(0)]),
+            1 => m.clone().prop_map(|m| vec![Op::Unlock(m)]),
+            1 => (var.clone(), 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
+            1 => (0..2usize, 0..3i64).prop_map(|(r, x)| vec![Op::Assert { reg: r, value: x }]),
+        ]
+    }
+
+    fn kinds_program() -> impl Strategy<Value = Program> {
+        let worker = prop::collection::vec(kinds_op(), 1..4).prop_map(|ops| ops.concat());
+        prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
+            main: vec![],
+            workers,
+            vars: 2,
+            mutex_kinds: vec![ops::mutex::ERRORCHECK, ops::mutex::RECURSIVE],
+            ..Default::default()
+        })
+    }
+
     fn rwlock_program() -> impl Strategy<Value = Program> {
         let worker = prop::collection::vec(rwlock_op(), 1..4).prop_map(|ops| ops.concat());
         prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
@@ -818,6 +845,7 @@ mod random {
                     children,
                     vars,
                     sems,
+                    ..Default::default()
                 }
             })
     }
@@ -911,6 +939,12 @@ mod random {
 
         #[test]
         fn rwlock_programs_agree_with_the_oracle(prog in rwlock_program()) {
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
+
+        #[test]
+        fn recursive_and_errorcheck_mutex_programs_agree_with_the_oracle(prog in kinds_program()) {
             prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
             check(&prog);
         }

@@ -31,6 +31,8 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_mutex_lock", "pthread_mutex_lock"),
     ("pthread_mutex_trylock", "pthread_mutex_trylock"),
     ("pthread_mutex_unlock", "pthread_mutex_unlock"),
+    ("pthread_mutex_timedlock", "pthread_mutex_timedlock"),
+    ("pthread_mutex_clocklock", "pthread_mutex_clocklock"),
     ("pthread_cond_init", "pthread_cond_init"),
     ("pthread_cond_destroy", "pthread_cond_destroy"),
     ("pthread_cond_wait", "pthread_cond_wait"),

@@ -164,6 +164,8 @@ pub fn changes_state(e: &Event) -> bool {
         | Kind::TryRdLock
         | Kind::TryWrLock
         | Kind::RwUnlock
+        | Kind::Lock
+        | Kind::Unlock
         | Kind::OnceBegin
         | Kind::CondSignal
         | Kind::CondBroadcast

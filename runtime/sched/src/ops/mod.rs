@@ -161,7 +161,8 @@ pub fn unshares(e: &Event) -> Option<u64> {
 /// The mutex an event releases, if it does.
 pub fn releases(e: &Event) -> Option<u64> {
     match e.kind() {
-        Kind::Unlock | Kind::RwUnlock => Some(e.addr),
+        Kind::Unlock => mutex::releases(e),
+        Kind::RwUnlock => (!e.failed()).then_some(e.addr),
         Kind::CondWait => Some(e.arg),
         _ => None,
     }
