@@ -165,6 +165,10 @@ impl Namer<'_> {
             Kind::CondSignal => (format!("cond signal, wakes {}", t(e.aux)), here()),
             Kind::CondBroadcast if e.failed() => named("cond broadcast (no waiter)"),
             Kind::CondBroadcast => named("cond broadcast"),
+            Kind::CondWake if e.failed() && e.flags & cond::FLAG_TIMED != 0 => (
+                "cond wait times out".to_string(),
+                format!("{}, relocks {}", here(), self.object(e.arg, x)),
+            ),
             Kind::CondWake if e.failed() => (
                 "cond wakes without a signal (spurious)".to_string(),
                 format!("{}, relocks {}", here(), self.object(e.arg, x)),

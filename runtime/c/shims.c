@@ -210,6 +210,20 @@ int __cdpor_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
     return cdpor_cond_wait(c, m, __cdpor_site);
 }
 
+/* Time is not modelled: the wait may time out whenever it could wake (ops/cond.rs). */
+int __cdpor_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                                   const struct timespec *t) {
+    (void)t;
+    return cdpor_cond_timedwait(c, m, __cdpor_site);
+}
+
+int __cdpor_pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
+                                   const struct timespec *t) {
+    (void)k;
+    (void)t;
+    return cdpor_cond_timedwait(c, m, __cdpor_site);
+}
+
 int __cdpor_pthread_cond_signal(pthread_cond_t *c) {
     return cdpor_sync(CDPOR_K_CONDSIGNAL, c, __cdpor_site);
 }

@@ -1447,6 +1447,16 @@ fn sync_op(ev: Event) -> c_int {
 /// once a signal woke this thread (another event).
 #[no_mangle]
 pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u32) -> c_int {
+    cond_wait(cond, mutex, false, site)
+}
+
+/// `pthread_cond_timedwait`: a wait that may also time out (`ops::cond`).
+#[no_mangle]
+pub extern "C" fn cdpor_cond_timedwait(cond: *mut c_void, mutex: *mut c_void, site: u32) -> c_int {
+    cond_wait(cond, mutex, true, site)
+}
+
+fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c_int {
     if cond.is_null() || mutex.is_null() {
         return libc::EINVAL;
     }
@@ -1457,29 +1467,43 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
         return libc::EPERM;
     }
     // A wait may end without a signal, unless spurious wake-ups are off, or the thread
-    // woke spuriously last time and since did nothing but look: waking again would only
-    // repeat that (it could as well have woken later the first time).
+    // woke without one last time and since did nothing but look: waking again would only
+    // repeat that (it could as well have woken later the first time). So may a timed
+    // wait time out.
     let t = e.cur as usize;
-    let spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS == 0
-        && e.threads[t].spurious_mark != Some(e.threads[t].changes);
+    let again = e.threads[t].spurious_mark != Some(e.threads[t].changes);
+    let spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS == 0 && again;
+    let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
+    if timed && again {
+        flags |= ops::cond::FLAG_TIMED;
+    }
     let ev = Event {
         site,
         arg: mutex as u64,
-        flags: if spurious { FLAG_SPURIOUS } else { 0 },
+        flags,
         ..Event::on(0, Kind::CondWait, cond as u64)
     };
     e.submit(ev);
     let e = ex();
     let waited = e.event_at(e.sched.step() - 1);
+    let timed_out = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 1;
+    let mut flags = if waited.choice >= 1 { FLAG_SPURIOUS } else { 0 };
+    if timed_out {
+        flags |= ops::cond::FLAG_TIMED;
+    }
     e.submit(Event {
         kind: Kind::CondWake as u8,
-        flags: if waited.choice == 1 { FLAG_SPURIOUS } else { 0 },
+        flags,
         ..ev
     });
     let e = ex();
     let woke = e.event_at(e.sched.step() - 1);
     e.threads[t].spurious_mark = woke.failed().then_some(e.threads[t].changes);
-    0
+    if woke.failed() && timed_out {
+        libc::ETIMEDOUT
+    } else {
+        0
+    }
 }
 
 #[no_mangle]

@@ -36,6 +36,8 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_cond_init", "pthread_cond_init"),
     ("pthread_cond_destroy", "pthread_cond_destroy"),
     ("pthread_cond_wait", "pthread_cond_wait"),
+    ("pthread_cond_timedwait", "pthread_cond_timedwait"),
+    ("pthread_cond_clockwait", "pthread_cond_clockwait"),
     ("pthread_cond_signal", "pthread_cond_signal"),
     ("pthread_cond_broadcast", "pthread_cond_broadcast"),
     // the end of the program
@@ -222,9 +224,7 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         "quick_exit",
         "thrd_create",
     ];
-    if name == "pthread_cond_timedwait" || name == "pthread_cond_clockwait" {
-        Some("timed waits are not supported yet")
-    } else if name.starts_with("pthread_cond") {
+    if name.starts_with("pthread_cond") {
         Some("this condition-variable function is not supported yet")
     } else if name.starts_with("pthread_rwlockattr_") {
         Some("only the default (reader-preferring) kind of read-write lock is modelled")

@@ -12,12 +12,19 @@
 //! on its own whenever the mutex is free, and the engine explores both. A wake that came
 //! without a signal is marked `FLAG_FAILED`. (Which waits get the alternative is the
 //! runtime's: not one that follows a fruitless spurious wake-up, see `cdpor_cond_wait`.)
+//!
+//! A timed wait (`FLAG_TIMED`) may time out whenever the mutex is free, time not being
+//! modelled: its first alternative after sleeping is waking without a signal as a
+//! timeout (the wake is then `FLAG_TIMED` too, and the wait returns `ETIMEDOUT`), the
+//! next, if spurious wake-ups are on, waking without a signal all the same.
 
 use super::{mutex, Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid, FLAG_FAILED, FLAG_SPURIOUS};
 
 /// `sizeof(pthread_cond_t)` on x86_64 glibc.
 pub const SIZE: u64 = 48;
+/// Flag on a `CondWait`: a timed wait; on a `CondWake`: the wait timed out.
+pub const FLAG_TIMED: u8 = 64;
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     let cond = |mode| Range::new(e.addr, SIZE, mode);
@@ -57,9 +64,11 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     match e.kind() {
         Kind::CondWait => {
             w.set_sync_word(e.arg, 0);
-            if e.flags & FLAG_SPURIOUS != 0 {
-                e.choice = w.choose(2);
-                e.choices = 2;
+            let alternatives =
+                1 + u32::from(e.flags & FLAG_SPURIOUS != 0) + u32::from(e.flags & FLAG_TIMED != 0);
+            if alternatives > 1 {
+                e.choice = w.choose(alternatives);
+                e.choices = alternatives;
             }
         }
         Kind::CondWake => {

@@ -1,0 +1,55 @@
+/* pthread_cond_timedwait may time out whenever it could wake (time is not modelled):
+ * the timeout is explored beside the signal, and the wait returns ETIMEDOUT. A waiter
+ * in a `while (!ready)` loop ends either way; asserting that it never timed out (BUG) is
+ * a bug that is found. With nobody to signal (NOSIGNAL), a wait that timed out and finds
+ * nothing changed waits again for a signal only (timing out again would repeat the same
+ * state): the program never ends, reported as a deadlock.
+ *
+ * cdpor-test
+ * run: ; verdict=safe executions=6
+ * run: --algorithm none ; verdict=safe
+ * run: --no-spurious-wakeups ; verdict=safe executions=4
+ * run: -DBUG ; verdict=error kind=assertion location=timedwait.c:47
+ * run: -DBUG --algorithm none ; verdict=error kind=assertion location=timedwait.c:47
+ * run: -DNOSIGNAL ; verdict=error kind=deadlock
+ */
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+int ready;
+
+void *signaller(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&m);
+    ready = 1;
+    pthread_cond_signal(&cv);
+    pthread_mutex_unlock(&m);
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+#ifndef NOSIGNAL
+    pthread_create(&t, 0, signaller, 0);
+#endif
+    struct timespec ts = {0, 0};
+    int timeouts = 0;
+    pthread_mutex_lock(&m);
+    while (!ready) {
+        int r = pthread_cond_timedwait(&cv, &m, &ts);
+        assert(r == 0 || r == ETIMEDOUT);
+        if (r == ETIMEDOUT) timeouts++;
+#ifdef BUG
+        assert(timeouts == 0);
+#endif
+    }
+    pthread_mutex_unlock(&m);
+#ifndef NOSIGNAL
+    pthread_join(t, 0);
+#endif
+    return 0;
+}
