@@ -343,12 +343,14 @@ impl Namer<'_> {
                 )
             }
             Kind::RdLock | Kind::WrLock => {
-                let (writer, readers) = rwlock_holders(&x.events, b.addr);
-                let holders: Vec<String> = writer
-                    .iter()
+                let mut h = rwlock::Holders::default();
+                for e in &x.events {
+                    h.apply(b.addr, e);
+                }
+                let holders: Vec<String> = (h.writer.iter())
                     .map(|&w| format!("write-locked by {}", t(w)))
-                    .chain((!readers.is_empty()).then(|| {
-                        let r: Vec<String> = readers.iter().map(|&r| t(r)).collect();
+                    .chain((!h.readers.is_empty()).then(|| {
+                        let r: Vec<String> = h.readers.iter().map(|&r| t(r)).collect();
                         format!("read-locked by {}", r.join(", "))
                     }))
                     .collect();
@@ -515,29 +517,6 @@ fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
         }
     }
     h
-}
-
-/// Who holds the rwlock at `l` at the end of a trace: the writer, and a thread per read
-/// lock.
-fn rwlock_holders(events: &[Event], l: u64) -> (Option<Tid>, Vec<Tid>) {
-    let (mut writer, mut readers) = (None, Vec::new());
-    for e in events.iter().filter(|e| e.addr == l) {
-        if cdpor_sched::ops::acquires(e).is_some() {
-            writer = Some(e.tid());
-        } else if cdpor_sched::ops::shares(e).is_some() {
-            readers.push(e.tid());
-        } else if e.kind() == Kind::RwUnlock && e.flags & rwlock::FLAG_READER != 0 {
-            if let Some(i) = readers.iter().position(|&r| r == e.tid()) {
-                readers.remove(i);
-            }
-        } else if matches!(e.kind(), Kind::RwUnlock | Kind::RwInit) {
-            writer = None;
-            if e.kind() == Kind::RwInit {
-                readers.clear();
-            }
-        }
-    }
-    (writer, readers)
 }
 
 fn show_value(v: u64, len: u32) -> String {

@@ -377,33 +377,30 @@ impl Engine {
         if !reversible(self.nodes[e].enabled, notdep(), &later_event) {
             return;
         }
-        let sequences = matches!(self.alg, Algorithm::Optimal | Algorithm::Source);
-        let mut before: Vec<Event> = if sequences {
-            notdep().collect()
-        } else {
-            Vec::new()
-        };
-        if sequences && later_event.kind() == Kind::WrLock {
-            // Read locks in `notdep` may still be held there: the write lock goes before them.
-            match rwlock::free_point(&later_event, &events[..e], &before) {
-                Some(p) => before.truncate(p),
-                None => return,
+        // The wakeup sequence v = notdep.e', for the algorithms that use one.
+        let mut v: Vec<Event> = Vec::new();
+        if matches!(self.alg, Algorithm::Optimal | Algorithm::Source) {
+            v.extend(notdep());
+            if later_event.kind() == Kind::WrLock {
+                // Read locks in `notdep` may still be held there: the write lock goes
+                // before them.
+                match rwlock::free_point(&later_event, &events[..e], &v) {
+                    Some(p) => v.truncate(p),
+                    None => return,
+                }
             }
+            v.push(later_event);
         }
         let node = &mut self.nodes[e];
         match self.alg {
             Algorithm::None => {}
             Algorithm::Optimal => {
-                let mut v = before;
-                v.push(later_event);
                 if node.sleep.iter().any(|s| is_weak_initial(s, &v)) {
                     return;
                 }
                 node.wut.insert(v);
             }
             Algorithm::Source => {
-                let mut v = before;
-                v.push(later_event);
                 let init = initials(&v);
                 if !init.intersects(node.backtrack) {
                     if let Some(q) = init.first() {

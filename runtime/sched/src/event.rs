@@ -296,7 +296,7 @@ pub const FLAG_SCAN: u8 = 32;
 /// an alternative (`choice` 1) the engine explores; on a `CondWake`: the wait it ends
 /// took that alternative, so it is enabled whenever the mutex is free.
 pub const FLAG_SPURIOUS: u8 = 16;
-/// Flag on a `Nondet` event: its domain was cut to a subset of the type's values.
+/// Flag on a `Nondet` event: its value was sampled from an interval explored in part.
 pub const FLAG_RESTRICTED: u8 = 64;
 /// Flag on an `Await`: it watches all of memory (its bytes did not fit its record).
 pub const FLAG_WHOLE: u8 = 64;

@@ -155,14 +155,17 @@ pub fn contends(e: &Event) -> Option<u64> {
 
 /// The lock whose shared hold an event releases, if it does.
 pub fn unshares(e: &Event) -> Option<u64> {
-    rwlock::unshares(e)
+    match e.kind() {
+        Kind::RwUnlock => rwlock::unshares(e),
+        _ => None,
+    }
 }
 
 /// The mutex an event releases, if it does.
 pub fn releases(e: &Event) -> Option<u64> {
     match e.kind() {
         Kind::Unlock => mutex::releases(e),
-        Kind::RwUnlock => (!e.failed()).then_some(e.addr),
+        Kind::RwUnlock => rwlock::releases(e),
         Kind::CondWait => Some(e.arg),
         _ => None,
     }

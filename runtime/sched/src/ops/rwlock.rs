@@ -21,7 +21,7 @@
 //! of a rwlock (`awaits`) would not see it change: its trylocks do not decide an await.
 
 use super::{Footprint, Mode, Range, World};
-use crate::event::{Event, Kind, FLAG_FAILED};
+use crate::event::{Event, Kind, Tid, FLAG_FAILED};
 
 /// `sizeof(pthread_rwlock_t)` on x86_64 glibc.
 pub const SIZE: u64 = 56;
@@ -64,6 +64,11 @@ pub(super) fn shares(e: &Event) -> Option<u64> {
     }
 }
 
+/// The rwlock an unlock that took effect released (either lock).
+pub(super) fn releases(e: &Event) -> Option<u64> {
+    (e.kind() == Kind::RwUnlock && !e.failed()).then_some(e.addr)
+}
+
 /// The rwlock whose read lock an unlock released.
 pub(super) fn unshares(e: &Event) -> Option<u64> {
     (e.kind() == Kind::RwUnlock && e.flags & FLAG_READER != 0).then_some(e.addr)
@@ -77,34 +82,38 @@ pub(super) fn enables(e: &Event, c: &Event) -> bool {
         && (e.kind() == Kind::WrLock || c.flags & FLAG_READER == 0)
 }
 
-/// Who holds a rwlock, counted from the events on it as they executed.
-#[derive(Default)]
-struct Holds {
-    readers: i64,
-    writer: bool,
+/// Who holds a rwlock, from the events on it as they executed: the writer, and a thread
+/// per read lock.
+#[derive(Default, Debug)]
+pub struct Holders {
+    pub writer: Option<Tid>,
+    pub readers: Vec<Tid>,
 }
 
-impl Holds {
-    fn apply(&mut self, l: u64, e: &Event) {
+impl Holders {
+    /// Follows `e`, if it operates on the rwlock at `l`.
+    pub fn apply(&mut self, l: u64, e: &Event) {
         if e.addr != l {
             return;
         }
         if acquires(e).is_some() {
-            self.writer = true;
+            self.writer = Some(e.tid);
         } else if shares(e).is_some() {
-            self.readers += 1;
+            self.readers.push(e.tid);
         } else if unshares(e).is_some() {
-            self.readers -= 1;
+            if let Some(i) = self.readers.iter().position(|&r| r == e.tid) {
+                self.readers.swap_remove(i);
+            }
         } else if matches!(e.kind(), Kind::RwUnlock | Kind::RwInit) && !e.failed() {
-            self.writer = false;
+            self.writer = None;
             if e.kind() == Kind::RwInit {
-                self.readers = 0;
+                self.readers.clear();
             }
         }
     }
 
-    fn free(&self) -> bool {
-        self.readers <= 0 && !self.writer
+    pub fn free(&self) -> bool {
+        self.readers.is_empty() && self.writer.is_none()
     }
 }
 
@@ -114,7 +123,7 @@ impl Holds {
 /// depend on one of them can include later read locks not yet released; every order
 /// with `w` before the first of them has it before those too.
 pub fn free_point(w: &Event, before: &[Event], then: &[Event]) -> Option<usize> {
-    let mut h = Holds::default();
+    let mut h = Holders::default();
     for e in before {
         h.apply(w.addr, e);
     }
