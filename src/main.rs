@@ -51,8 +51,10 @@ enum Cmd {
 
 #[derive(Args, Clone)]
 struct BuildArgs {
-    /// The C file to check.
-    file: PathBuf,
+    /// The program: C files (compiled with the same flags), or LLVM bitcode or IR files
+    /// (`.bc`, `.ll`) from the program's own build, linked together.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Define a macro for the compiler (NAME or NAME=VALUE).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     define: Vec<String>,
@@ -234,7 +236,7 @@ fn fail_json(
 
 fn build(args: &BuildArgs) -> Result<Program, BuildError> {
     program::build(&BuildOptions {
-        source: args.file.clone(),
+        sources: args.files.clone(),
         defines: args.define.clone(),
         includes: args.include.clone(),
         clang_args: args.clang_arg.clone(),

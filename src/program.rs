@@ -1,13 +1,16 @@
-//! From a C file to an instrumented executable: clang-19 to bitcode, `sroa,mem2reg` so
-//! that locals that never escape leave memory, the instrumentation pass, code generation,
-//! and a link against the runtime.
+//! From C files to an instrumented executable: clang-19 to bitcode (LLVM bitcode or IR
+//! from the user's own build is taken as it is), one module linked from them all,
+//! `sroa,mem2reg` so that locals that never escape leave memory, the instrumentation
+//! pass, code generation, and a link against the runtime.
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
@@ -17,10 +20,11 @@ use inkwell::OptimizationLevel;
 
 use crate::instrument::{self, Rejection, Site, Warning};
 
-/// How to compile the user's file.
+/// How to compile the user's files.
 #[derive(Clone, Debug, Default)]
 pub struct BuildOptions {
-    pub source: PathBuf,
+    /// C files, or `.bc`/`.ll` files; linked into one program.
+    pub sources: Vec<PathBuf>,
     pub defines: Vec<String>,
     pub includes: Vec<PathBuf>,
     pub clang_args: Vec<String>,
@@ -145,32 +149,61 @@ fn run(cmd: &mut Command) -> Result<std::process::Output, BuildError> {
         .map_err(|e| BuildError::Setup(format!("cannot run {:?}: {e}", cmd.get_program())))
 }
 
+/// A module to link: LLVM bitcode (the user's, or clang's from a C file) or textual IR.
+enum Unit {
+    Bitcode(PathBuf),
+    Ir(PathBuf),
+}
+
 pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
-    std::fs::metadata(&opts.source).map_err(|e| BuildError::Missing(opts.source.clone(), e))?;
+    for source in &opts.sources {
+        std::fs::metadata(source).map_err(|e| BuildError::Missing(source.clone(), e))?;
+    }
     let clang = clang()?;
     let dir = tempfile::Builder::new()
         .prefix("cdpor-")
         .tempdir()
         .map_err(|e| BuildError::Setup(format!("cannot create a work directory: {e}")))?;
     let runtime = runtime_archive(dir.path())?;
-    let bitcode = dir.path().join("prog.bc");
     let object = dir.path().join("prog.o");
     let binary = dir.path().join("prog");
 
-    let mut cc = Command::new(&clang);
-    cc.args(FRONTEND);
-    cc.args(opts.defines.iter().map(|d| format!("-D{d}")));
-    cc.args(opts.includes.iter().map(|i| format!("-I{}", i.display())));
-    cc.args(&opts.clang_args);
-    cc.arg(&opts.source).arg("-o").arg(&bitcode);
-    let out = run(&mut cc)?;
-    if !out.status.success() {
-        return Err(BuildError::Compile(
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        ));
+    // Every C file is compiled with the same flags, in the order given, so that clang's
+    // diagnostics come in that order too.
+    let mut units = Vec::new();
+    for (i, source) in opts.sources.iter().enumerate() {
+        let c = match source.extension().and_then(|e| e.to_str()) {
+            Some("bc") => {
+                units.push(Unit::Bitcode(source.clone()));
+                continue;
+            }
+            Some("ll") => {
+                units.push(Unit::Ir(source.clone()));
+                continue;
+            }
+            _ => source,
+        };
+        let bitcode = dir.path().join(format!("unit{i}.bc"));
+        let mut cc = Command::new(&clang);
+        cc.args(FRONTEND);
+        cc.args(opts.defines.iter().map(|d| format!("-D{d}")));
+        cc.args(opts.includes.iter().map(|i| format!("-I{}", i.display())));
+        cc.args(&opts.clang_args);
+        // A file whose name does not end in `.c` (a `.i`, or no extension) is C too.
+        if c.extension().and_then(|e| e.to_str()) != Some("c") {
+            cc.args(["-x", "c"]);
+        }
+        cc.arg(c).arg("-o").arg(&bitcode);
+        let out = run(&mut cc)?;
+        if !out.status.success() {
+            return Err(BuildError::Compile(
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            ));
+        }
+        units.push(Unit::Bitcode(bitcode));
     }
 
-    let (instrumented, arrays) = instrument_to_object(&bitcode, &object)?;
+    let (instrumented, arrays) = instrument_to_object(&units, &object)?;
     let instrument::Instrumented {
         sites,
         warnings,
@@ -191,9 +224,9 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     ld.arg(&binary);
     let out = run(&mut ld)?;
     if !out.status.success() {
-        return Err(BuildError::Link(
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        ));
+        return Err(BuildError::Link(linker_diagnostics(&String::from_utf8_lossy(
+            &out.stderr,
+        ))));
     }
     // CDPOR_KEEP=1 keeps the build products, for looking at the instrumented program.
     if std::env::var_os("CDPOR_KEEP").is_some() {
@@ -224,6 +257,25 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     })
 }
 
+/// The linker's complaints about the program, without its warnings about the runtime's
+/// own use of glibc in a static link (which name no file of the user's).
+fn linker_diagnostics(stderr: &str) -> String {
+    let mut out = String::new();
+    let mut skip_next = false;
+    for line in stderr.lines() {
+        if std::mem::take(&mut skip_next) && line.contains("statically linked applications") {
+            continue;
+        }
+        if line.contains("libcdpor_rt.a(") {
+            skip_next = true;
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 fn target_machine() -> Result<TargetMachine, BuildError> {
     Target::initialize_native(&InitializationConfig::default()).map_err(BuildError::Setup)?;
     let triple = TargetMachine::get_default_triple();
@@ -242,13 +294,39 @@ fn target_machine() -> Result<TargetMachine, BuildError> {
         })
 }
 
+/// Reads one input into `context`. Functions of the user's own -O0 build lose `optnone`,
+/// which would keep `sroa,mem2reg` from taking its locals out of memory.
+fn load<'c>(unit: &Unit, context: &'c Context) -> Result<Module<'c>, BuildError> {
+    let (path, what, module) = match unit {
+        Unit::Bitcode(p) => (p, "bitcode", Module::parse_bitcode_from_path(p, context)),
+        Unit::Ir(p) => (
+            p,
+            "IR",
+            MemoryBuffer::create_from_file(p).and_then(|b| context.create_module_from_ir(b)),
+        ),
+    };
+    let module = module.map_err(|e| {
+        BuildError::Compile(format!("{} is not LLVM 19 {what}: {e}", path.display()))
+    })?;
+    let optnone = Attribute::get_named_enum_kind_id("optnone");
+    for f in module.get_functions() {
+        f.remove_enum_attribute(AttributeLoc::Function, optnone);
+    }
+    Ok(module)
+}
+
 fn instrument_to_object(
-    bitcode: &Path,
+    units: &[Unit],
     object: &Path,
 ) -> Result<(instrument::Instrumented, HashMap<String, u64>), BuildError> {
     let context = Context::create();
-    let module = Module::parse_bitcode_from_path(bitcode, &context)
-        .map_err(|e| BuildError::Setup(e.to_string()))?;
+    let (first, rest) = units.split_first().expect("at least one input file");
+    let module = load(first, &context)?;
+    for unit in rest {
+        module
+            .link_in_module(load(unit, &context)?)
+            .map_err(|e| BuildError::Link(e.to_string()))?;
+    }
     let tm = target_machine()?;
     module.set_triple(&tm.get_triple());
     // Only these two: passes that merge, hoist or delete loads and stores would change

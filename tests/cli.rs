@@ -197,3 +197,57 @@ fn replay_takes_the_alternative_a_signal_chose() {
         assert!(stderr.contains("alternative"), "{stderr}");
     }
 }
+
+/// clang-19 as cdpor finds it, to build inputs the way a user's own build would.
+fn clang() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("CDPOR_CLANG") {
+        return p.into();
+    }
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|d| d.join("clang-19"))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| "/usr/lib/llvm-19/bin/clang".into())
+}
+
+#[test]
+fn bitcode_and_ir_from_the_users_build_link_with_c_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let ll = dir.path().join("counter.ll");
+    let bc = dir.path().join("worker.bc");
+    for (src, out, flag) in [
+        ("c-tests/multi/counter.c", &ll, "-S"),
+        ("c-tests/multi/worker.c", &bc, "-c"),
+    ] {
+        // -O0 marks functions optnone: cdpor must look through that.
+        let st = Command::new(clang())
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["-O0", "-g", "-emit-llvm", flag, "-DUNLOCKED", src, "-o"])
+            .arg(out)
+            .status()
+            .expect("clang runs");
+        assert!(st.success());
+    }
+    let out = cdpor(&[
+        "run",
+        "c-tests/multi/main.c",
+        ll.to_str().unwrap(),
+        bc.to_str().unwrap(),
+        "--keep-going",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v = json(&out);
+    assert_eq!(v["executions"], 4);
+    assert_eq!(v["failing_executions"], 2);
+    assert_eq!(v["error"]["kind"], "assertion");
+
+    let bad = dir.path().join("bad.ll");
+    std::fs::write(&bad, "this is not IR\n").unwrap();
+    let out = cdpor(&["run", "c-tests/multi/main.c", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.ll is not LLVM 19 IR"), "{stderr}");
+}

@@ -1,0 +1,25 @@
+/* A program over three files: main.c, counter.c (the counter and its lock) and worker.c
+ * (the threads' function); each file has its own static `step`. Two workers add 2 and 4
+ * under the lock: with the lock, 2 executions (the order of the critical sections), and
+ * the sum is 6; with -DUNLOCKED (which applies to every file) the update is lost in some
+ * interleaving, reported in counter.c.
+ *
+ * cdpor-test
+ * run: c-tests/multi/counter.c c-tests/multi/worker.c ; verdict=safe executions=2
+ * run: c-tests/multi/counter.c c-tests/multi/worker.c --algorithm none ; verdict=safe executions=2302
+ * run: c-tests/multi/counter.c c-tests/multi/worker.c -DUNLOCKED ; verdict=error kind=assertion location=multi/main.c:23
+ * run: c-tests/multi/counter.c c-tests/multi/worker.c -DUNLOCKED --keep-going ; verdict=error executions=4 failing=2
+ * run: ; verdict=compile-error contains="undefined reference to `counter_get'"
+ */
+#include <assert.h>
+#include "counter.h"
+
+int main(void) {
+    pthread_t t[2];
+    for (long i = 0; i < 2; i++)
+        pthread_create(&t[i], 0, worker, (void *)(i + 1));
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], 0);
+    assert(counter_get(&hits) == 6);
+    return 0;
+}

@@ -1,0 +1,9 @@
+/* Part of the program in main.c: what each thread does. */
+#include "counter.h"
+
+static int step(int n) { return 2 * n; }
+
+void *worker(void *arg) {
+    counter_add(&hits, step((int)(long)arg));
+    return 0;
+}
