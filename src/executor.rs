@@ -57,6 +57,12 @@ pub enum End {
     },
     /// Every thread left is blocked, and some wait in a loop that cannot make progress.
     Livelock,
+    /// A memory error of thread `tid` at `site`: its last event, an access or a free.
+    Memory {
+        tid: Tid,
+        site: u32,
+        fault: cdpor_sched::shm::MemFault,
+    },
     /// An assumption was false: an infeasible execution.
     AssumeFail {
         tid: Tid,
@@ -310,7 +316,9 @@ impl Executor {
         let events: Vec<Event> = self.slice(l.events(), n_events);
         let enabled: Vec<ThreadSet> = self.slice(l.enabled(), n_events);
         let threads: Vec<ThreadEnd> = self.slice(l.threads(), n_threads);
-        let allocs: Vec<Alloc> = self.slice(l.allocs(), n_allocs);
+        let mut allocs: Vec<Alloc> = self.slice(l.allocs(), n_allocs);
+        // In the order of their addresses, for naming them (threads allocate in turns).
+        allocs.sort_unstable_by_key(|a| a.addr);
         let h = self.hdr();
         let outcome = Outcome::from_u32(h.outcome);
         let tid = h.outcome_tid;
@@ -329,6 +337,11 @@ impl Executor {
                     line: h.outcome_line,
                 },
                 Outcome::Abort => End::Abort { tid, site },
+                Outcome::Memory => End::Memory {
+                    tid,
+                    site,
+                    fault: h.mem,
+                },
                 Outcome::Crash | Outcome::StackOverflow => End::Crash {
                     tid,
                     site,

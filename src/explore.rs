@@ -67,6 +67,7 @@ pub enum ErrorKind {
     Crash,
     Abort,
     Livelock,
+    Memory,
 }
 
 impl ErrorKind {
@@ -77,6 +78,7 @@ impl ErrorKind {
             ErrorKind::Crash => "crash",
             ErrorKind::Abort => "abort",
             ErrorKind::Livelock => "livelock",
+            ErrorKind::Memory => "memory",
         }
     }
 }
@@ -102,6 +104,7 @@ impl Found {
             End::Assertion { site, expr, .. } => format!("{site}:{expr}"),
             End::ReachError { site, .. } => site.to_string(),
             End::Abort { site, .. } => site.to_string(),
+            End::Memory { site, fault, .. } => format!("{site}:{}", fault.what),
             End::Crash {
                 site, signal, pc, ..
             } => format!("{site}:{signal}:{pc:#x}"),
@@ -199,6 +202,7 @@ fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
         End::Livelock => Some(ErrorKind::Livelock),
         End::Crash { .. } | End::Died(_) => Some(ErrorKind::Crash),
         End::Abort { .. } => Some(ErrorKind::Abort),
+        End::Memory { .. } => Some(ErrorKind::Memory),
         _ => None,
     }
 }
@@ -340,7 +344,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 loop_bounded += 1;
                 TraceEnd::Stopped
             }
-            End::Crash { .. } | End::Died(_) => TraceEnd::Maximal { killed: true },
+            End::Crash { .. } | End::Died(_) | End::Memory { .. } => {
+                TraceEnd::Maximal { killed: true }
+            }
             End::AssumeFail { .. } => {
                 assume_blocked += 1;
                 TraceEnd::Maximal { killed: true }

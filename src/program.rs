@@ -224,9 +224,9 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
     ld.arg(&binary);
     let out = run(&mut ld)?;
     if !out.status.success() {
-        return Err(BuildError::Link(linker_diagnostics(&String::from_utf8_lossy(
-            &out.stderr,
-        ))));
+        return Err(BuildError::Link(linker_diagnostics(
+            &String::from_utf8_lossy(&out.stderr),
+        )));
     }
     // CDPOR_KEEP=1 keeps the build products, for looking at the instrumented program.
     if std::env::var_os("CDPOR_KEEP").is_some() {

@@ -2,7 +2,8 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, rwlock};
+use cdpor_sched::ops::{cond, rwlock, Mode};
+use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
 
@@ -95,6 +96,7 @@ impl Namer<'_> {
                 }),
             ),
             Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
+            Kind::Free => (site_op.to_string(), self.object(e.addr, x)),
             Kind::Atomic => ("atomic section".to_string(), self.lib_ranges(e, x)),
             Kind::Nondet => {
                 let restricted = if e.flags & cdpor_sched::event::FLAG_RESTRICTED != 0 {
@@ -313,6 +315,7 @@ impl Namer<'_> {
                 }
             }
             End::Died(how) => format!("the program died: {how}"),
+            End::Memory { tid, site, fault } => self.memory_error(*tid, *site, fault, x),
             End::ReachError { tid, site } => {
                 let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
                 format!(
@@ -483,11 +486,97 @@ impl Namer<'_> {
         })
     }
 
+    /// A memory error: what the thread did, and the heap block it concerns.
+    fn memory_error(&self, tid: Tid, site: u32, f: &MemFault, x: &Execution) -> String {
+        let who = self.names.thread(tid);
+        let place = at(&self.location(site));
+        let block = |f: &MemFault| {
+            let mut s = format!(
+                "a heap block of {} bytes allocated by {}{}",
+                f.size,
+                self.names.thread(f.alloc_tid),
+                at(&self.location(f.alloc_site))
+            );
+            if f.freed != 0 {
+                s += &format!(
+                    " and freed by {}{}",
+                    self.names.thread(f.free_tid),
+                    at(&self.location(f.free_site))
+                );
+            }
+            s
+        };
+        // The range of the last event's that the fault is about.
+        let how = x
+            .events
+            .last()
+            .and_then(|e| {
+                let fp = cdpor_sched::ops::footprint(e);
+                let r = fp.ranges().find(|r| r.lo == f.addr).copied();
+                r
+            })
+            .map_or("accesses", |r| match r.mode {
+                Mode::Read => "reads",
+                Mode::Write => "writes",
+                Mode::ReadWrite => "updates",
+            });
+        match MemError::from_u32(f.what) {
+            MemError::UseAfterFree => format!(
+                "use after free: thread {who}{place} {how} {} bytes at offset {} of {}",
+                f.len,
+                f.addr.wrapping_sub(f.block),
+                block(f)
+            ),
+            MemError::OutOfBounds if f.block == 0 => format!(
+                "heap access out of bounds: thread {who}{place} {how} {} bytes at {:#x}, in no heap block",
+                f.len, f.addr
+            ),
+            MemError::OutOfBounds => {
+                let off = f.addr as i64 - f.block as i64;
+                let rel = if off < 0 {
+                    format!("{} bytes before the start", -off)
+                } else {
+                    format!("offset {off}")
+                };
+                format!(
+                    "heap access out of bounds: thread {who}{place} {how} {} bytes at {rel} of {}",
+                    f.len,
+                    block(f)
+                )
+            }
+            MemError::DoubleFree => {
+                format!("double free: thread {who}{place} frees again {}", block(f))
+            }
+            MemError::InvalidFree if f.block != 0 => format!(
+                "invalid free: thread {who}{place} frees a pointer {} bytes into {}",
+                f.addr.wrapping_sub(f.block),
+                block(f)
+            ),
+            MemError::InvalidFree => format!(
+                "invalid free: thread {who}{place} frees a heap pointer that no allocation returned ({:#x})",
+                f.addr
+            ),
+            MemError::DeadStack => format!(
+                "use of a finished thread's stack: thread {who}{place} {how} {} bytes of {}, after {} exited{}",
+                f.len,
+                self.object(f.addr, x),
+                self.names.thread(f.alloc_tid),
+                at(&self.location(f.free_site))
+            ),
+            MemError::FreeStatic | MemError::FreeStack => format!(
+                "invalid free: thread {who}{place} frees {}, which is not heap memory",
+                self.object(f.addr, x)
+            ),
+        }
+    }
+
     pub fn error_location(&self, f: &Found) -> String {
         match &f.execution.end {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
             End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
-            End::Abort { site, .. } | End::ReachError { site, .. } => self.location(*site),
+            End::Abort { site, .. } | End::ReachError { site, .. } | End::Memory { site, .. } => {
+                self.location(*site)
+            }
             End::Deadlock | End::Livelock => first_waiter(&f.execution)
                 .map(|b| self.location(b.site))
                 .unwrap_or_default(),
@@ -628,6 +717,7 @@ fn error_thread(f: &Found) -> Tid {
         End::Assertion { tid, .. }
         | End::Abort { tid, .. }
         | End::Crash { tid, .. }
+        | End::Memory { tid, .. }
         | End::ReachError { tid, .. } => *tid,
         End::Deadlock | End::Livelock => first_waiter(&f.execution).map_or(0, |b| b.tid()),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),

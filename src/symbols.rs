@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use cdpor_sched::shm::Alloc;
+use cdpor_sched::MAX_THREADS;
 
 use crate::instrument::Site;
 use crate::schedule::Names;
@@ -136,7 +137,7 @@ impl Symbols {
             }
             return format!("heap@{addr:#x}");
         }
-        if (STACK_BASE..STACK_BASE + 64 * STACK_SLOT).contains(&addr) {
+        if (STACK_BASE..STACK_BASE + MAX_THREADS as u64 * STACK_SLOT).contains(&addr) {
             let owner = names.thread(((addr - STACK_BASE) / STACK_SLOT) as u32);
             return match local {
                 Some(v) => format!("{v} ({owner}'s stack)"),

@@ -374,7 +374,7 @@ fn check(p: &Prog) -> Result<bool, TestCaseError> {
     let file = dir.path().join("prog.c");
     std::fs::write(&file, &source).unwrap();
     let program = program::build(&BuildOptions {
-        source: file,
+        sources: vec![file],
         ..BuildOptions::default()
     })
     .unwrap_or_else(|e| panic!("{e}\n{source}"));

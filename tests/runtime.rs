@@ -27,7 +27,7 @@ fn fixture_with(src: &str, max_steps: usize, timeout: Duration) -> Fixture {
     let source = dir.path().join("prog.c");
     std::fs::write(&source, src).unwrap();
     let program = build(&BuildOptions {
-        source: source.clone(),
+        sources: vec![source.clone()],
         ..BuildOptions::default()
     })
     .unwrap_or_else(|e| panic!("build failed: {e}"));

@@ -1,13 +1,14 @@
 /* main grows a buffer with realloc while a worker, given the old block, writes into it.
- * realloc copies the old block: a read of its bytes, so the worker's write may land
- * before the copy (and be kept) or after it (and be lost to the new block).
+ * realloc copies the old block and frees it: the worker's write may land before that
+ * (and be kept), or after it, a use after free; and the assertion fails when the worker
+ * has not written yet.
  *
  * cdpor-test
- * run: ; verdict=error kind=assertion location=realloc_copy.c:29
- * run: --keep-going ; verdict=error kind=assertion executions=3 failing=2 blocked=0
- * run: --keep-going --algorithm source ; verdict=error kind=assertion
- * run: --keep-going --algorithm classic ; verdict=error kind=assertion
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=50 failing=28
+ * run: ; verdict=error kind=assertion location=realloc_copy.c:30
+ * run: --keep-going ; verdict=error executions=4 failing=3 blocked=0 errors=assertion@realloc_copy.c:30,memory@realloc_copy.c:21
+ * run: --keep-going --algorithm source ; verdict=error errors=assertion@realloc_copy.c:30,memory@realloc_copy.c:21
+ * run: --keep-going --algorithm classic ; verdict=error errors=assertion@realloc_copy.c:30,memory@realloc_copy.c:21
+ * run: --keep-going --algorithm none ; verdict=error executions=37 failing=15 errors=assertion@realloc_copy.c:30,memory@realloc_copy.c:21
  */
 #include <assert.h>
 #include <pthread.h>

@@ -5,12 +5,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Fixed addresses, so that stacks and heap blocks get the same addresses in every
- * execution whatever the interleaving. Must match runtime/src/layout.rs. */
-#define CDPOR_HEAP_BASE 0x200000000000ULL
-#define CDPOR_HEAP_SLOT (1ULL << 32) /* per thread */
-#define CDPOR_HEAP_STEP (1ULL << 21) /* made accessible in steps of 2 MiB */
-#define CDPOR_MAX_THREADS 256         /* runtime/sched/src/event.rs: MAX_THREADS */
 
 /* Set by instrumented code right before each call to a redirected function. */
 extern uint32_t __cdpor_site;
@@ -61,7 +55,9 @@ void cdpor_atomic_begin(uint32_t site);
 void cdpor_atomic_end(uint32_t site);
 uint64_t cdpor_self(void);
 uint32_t cdpor_current_tid(void);
-void cdpor_log_alloc(uint64_t addr, uint64_t size, uint32_t site);
+void *cdpor_heap_alloc(uint64_t size, uint64_t align, uint32_t site);
+int cdpor_heap_free(void *p, uint32_t site);
+uint64_t cdpor_heap_size(const void *p);
 _Noreturn void cdpor_crash(int sig, uint64_t addr, uint64_t pc);
 
 /* C side, called from Rust. */

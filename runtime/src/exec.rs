@@ -24,12 +24,13 @@ use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
 use cdpor_sched::shm::{
-    self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
+    self, Alloc, Header, Layout, MemError, MemFault, Outcome, ThreadEnd, ThreadName, ThreadStatus,
+    NO_PARENT,
 };
 use cdpor_sched::{Event, Kind, Pick, Scheduler, Step, ThreadSet, Tid, MAX_THREADS};
 
-use crate::layout::{stack_top, STACK_GUARD, STACK_SLOT};
-use crate::{ffi, probe, Global};
+use crate::layout::{stack_top, STACK_BASE, STACK_GUARD, STACK_SLOT};
+use crate::{ffi, heap, probe, Global};
 
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -298,6 +299,9 @@ pub struct Exec {
     /// Runtime code is running (not the program's): a fault now is cdpor's own.
     in_runtime: bool,
     show_output: bool,
+    /// Memory errors end the execution (not under `--svcomp`, whose tasks are checked
+    /// for reachable errors only: there a use after free reads what memory holds).
+    memcheck: bool,
     argc: c_int,
     argv: *mut *mut c_char,
     envp: *mut *mut c_char,
@@ -390,6 +394,7 @@ pub unsafe fn start(
         enabled: ThreadSet::EMPTY,
         in_runtime: true,
         show_output,
+        memcheck: (*hdr).flags & shm::FLAG_SVCOMP == 0,
         argc,
         argv,
         envp,
@@ -752,6 +757,7 @@ impl Exec {
             | Kind::Copy
             | Kind::Fence
             | Kind::Lib
+            | Kind::Free
             | Kind::Nondet => {
                 if ev.kind() == Kind::Nondet
                     && self.threads[t].section.is_some_and(|s| s.choice.is_some())
@@ -886,9 +892,55 @@ impl Exec {
                     };
                 }
             }
-            _ => {}
+            Kind::Free => {
+                if let Err(f) = heap::free(ev.addr, t, ev.site) {
+                    if self.memcheck {
+                        self.memory_error(ev, f)
+                    }
+                }
+                return result;
+            }
+            _ => return result,
+        }
+        if self.memcheck {
+            // Whether the bytes are still a block's (or a live thread's stack) is decided
+            // now, as the access executes.
+            for r in ops::footprint(ev).ranges() {
+                if let Err(f) = heap::check(r.lo, r.hi - r.lo) {
+                    self.memory_error(ev, f)
+                }
+                if let Some(f) = self.dead_stack(r.lo, r.hi - r.lo) {
+                    self.memory_error(ev, f)
+                }
+            }
         }
         result
+    }
+
+    /// An access to the stack of a thread that has exited: its locals are gone (POSIX
+    /// leaves the access undefined), whichever thread it is.
+    fn dead_stack(&self, addr: u64, len: u64) -> Option<MemFault> {
+        let off = addr.wrapping_sub(STACK_BASE);
+        let owner = off / STACK_SLOT;
+        if owner >= MAX_THREADS as u64 || owner == self.cur as u64 {
+            return None;
+        }
+        let th = &self.threads[owner as usize];
+        (th.status == Status::Finished).then(|| MemFault {
+            what: MemError::DeadStack as u32,
+            addr,
+            len,
+            alloc_tid: owner as Tid,
+            free_site: th.last_site,
+            ..MemFault::default()
+        })
+    }
+
+    /// The access (or free) `ev` is a memory error: it is the last event.
+    fn memory_error(&mut self, ev: &Event, f: MemFault) -> ! {
+        self.record(*ev);
+        self.hdr().mem = f;
+        self.finish_at(Outcome::Memory, ev.tid, ev.site, 0)
     }
 
     /// The access `ev` faults at `addr`: the crash takes its place in the trace.
@@ -1026,6 +1078,10 @@ impl Exec {
             }
             _ => 0,
         };
+        self.finish_at(outcome, tid, site, code)
+    }
+
+    fn finish_at(&mut self, outcome: Outcome, tid: Tid, site: u32, code: i64) -> ! {
         self.write_end(outcome, tid, site, code);
         if self.show_output {
             unsafe { ffi::cdpor_flush_stdio() };
@@ -1378,9 +1434,13 @@ pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -
 #[no_mangle]
 pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     let e = ex();
+    // Its stack is gone with it: the exit writes the whole of it.
+    let top = stack_top(e.cur);
     e.submit(Event {
         site,
         value: retval as u64,
+        addr: top - STACK_SLOT,
+        len: STACK_SLOT as u32,
         ..Event::new(0, Kind::ThreadExit)
     });
     // Finished: hand over to another thread for good.
@@ -1688,9 +1748,49 @@ pub extern "C" fn cdpor_current_tid() -> u32 {
     ex().cur
 }
 
+/// `malloc` and its kin: a new heap block of the current thread's, or NULL (ENOMEM).
 #[no_mangle]
-pub extern "C" fn cdpor_log_alloc(addr: u64, size: u64, site: u32) {
+pub extern "C" fn cdpor_heap_alloc(size: u64, align: u64, site: u32) -> *mut c_void {
     let e = ex();
+    match heap::alloc(e.cur, size, align, site) {
+        Some(block) => {
+            log_alloc(e, block, size, site);
+            block as *mut c_void
+        }
+        None => {
+            *errno() = libc::ENOMEM;
+            ptr::null_mut()
+        }
+    }
+}
+
+/// The size of the live heap block at `p` (for `realloc`).
+#[no_mangle]
+pub extern "C" fn cdpor_heap_size(p: *const c_void) -> u64 {
+    heap::size(p as u64)
+}
+
+/// `free(p)` (`p` not NULL), an event that writes the whole block, so that it conflicts
+/// with every access to it; whether `p` is a block to free is decided when it executes.
+/// Returns 1 when `p` is memory the C library allocated for itself, which the caller
+/// gives back to the library's own `free` (no event: no other thread can have it but
+/// through the program, which never sees the library's allocator).
+#[no_mangle]
+pub extern "C" fn cdpor_heap_free(p: *mut c_void, site: u32) -> c_int {
+    let p = p as u64;
+    let len = match heap::target(p) {
+        heap::Target::Foreign => return 1,
+        heap::Target::Live(size) | heap::Target::Freed(size) => size.max(1),
+        heap::Target::Invalid(_) => 1,
+    };
+    ex().submit(Event {
+        site,
+        ..Event::mem(0, Kind::Free, p, len.min(u32::MAX as u64) as u32)
+    });
+    0
+}
+
+fn log_alloc(e: &mut Exec, addr: u64, size: u64, site: u32) {
     let tid = e.cur;
     let h = e.hdr();
     let i = h.n_allocs as usize;

@@ -1,5 +1,5 @@
 //! Where the runtime puts fiber stacks and the heap. Fixed addresses keep every address a
-//! program sees the same across executions; `runtime/c/rt.h` holds the heap's half.
+//! program sees the same across executions.
 
 use cdpor_sched::{Tid, MAX_THREADS};
 
@@ -10,6 +10,8 @@ pub const STACK_GUARD: u64 = 64 << 10;
 
 pub const HEAP_BASE: u64 = 0x2000_0000_0000;
 pub const HEAP_SLOT: u64 = 1 << 32;
+/// A byte per 8 bytes of heap (`heap`): made accessible with the heap it describes.
+pub const SHADOW_BASE: u64 = 0x3000_0000_0000;
 
 pub fn stack_top(t: Tid) -> u64 {
     STACK_BASE + (t as u64 + 1) * STACK_SLOT
@@ -29,6 +31,11 @@ pub fn reserve() -> Result<(), &'static str> {
         for (base, len, what) in [
             (STACK_BASE, STACK_SLOT * MAX_THREADS as u64, "thread stacks"),
             (HEAP_BASE, HEAP_SLOT * MAX_THREADS as u64, "heap"),
+            (
+                SHADOW_BASE,
+                HEAP_SLOT * MAX_THREADS as u64 / 8,
+                "heap shadow",
+            ),
         ] {
             let p = libc::mmap(
                 base as *mut libc::c_void,

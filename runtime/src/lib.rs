@@ -6,6 +6,7 @@
 //! nothing may panic across the C boundary.
 
 mod exec;
+mod heap;
 mod layout;
 mod probe;
 mod server;

@@ -40,6 +40,9 @@ pub enum Kind {
     /// A C library function's accesses to user memory: up to two ranges, `[addr, +len)`
     /// and `[arg, +arg_len)`, with the modes in `modes` (see `ops::memory`).
     Lib = 7,
+    /// `free` (or `realloc`) of the heap block at `addr`: writes its `len` bytes (at
+    /// least one), so it conflicts with every access to the block.
+    Free = 12,
     /// An atomic section (`__VERIFIER_atomic_*`): every access it made, as one step,
     /// summarized in two ranges like a `Lib` event's (`ops::memory::Summary`). What it
     /// accesses depends on the values it reads, so it is identified by its site.
@@ -119,7 +122,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 44] = [
+    pub const ALL: [Kind; 45] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -127,6 +130,7 @@ impl Kind {
         Kind::Copy,
         Kind::Fence,
         Kind::Lib,
+        Kind::Free,
         Kind::Atomic,
         Kind::Nondet,
         Kind::Lock,
@@ -180,6 +184,7 @@ impl Kind {
             9 => Nondet,
             10 => Lock,
             11 => TryLock,
+            12 => Free,
             13 => Unlock,
             14 => MutexInit,
             15 => MutexDestroy,
@@ -235,6 +240,7 @@ impl Kind {
             Copy => "copy",
             Fence => "fence",
             Lib => "lib",
+            Free => "free",
             Atomic => "atomic",
             Nondet => "nondet",
             Lock => "lock",

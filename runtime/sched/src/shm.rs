@@ -68,6 +68,8 @@ pub enum Outcome {
     /// A loop ran `unroll` iterations in one thread: that thread waits for good, the
     /// others run on, and the execution is cut there.
     LoopBound = 15,
+    /// A memory error (`Header::mem` says which).
+    Memory = 16,
 }
 
 impl Outcome {
@@ -89,6 +91,7 @@ impl Outcome {
             13 => ReachError,
             14 => Livelock,
             15 => LoopBound,
+            16 => Memory,
             _ => Running,
         }
     }
@@ -140,6 +143,60 @@ pub struct Header {
     pub text: [u8; TEXT_LEN],
     /// NUL-terminated: the failed assertion's file.
     pub file: [u8; TEXT_LEN],
+    pub mem: MemFault,
+}
+
+/// What went wrong with the heap.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum MemError {
+    #[default]
+    UseAfterFree = 1,
+    /// An access to heap memory outside every block.
+    OutOfBounds = 2,
+    DoubleFree = 3,
+    /// `free` of a heap pointer that is not a block's start.
+    InvalidFree = 4,
+    /// `free` of a global, a static or a constant.
+    FreeStatic = 5,
+    /// `free` of a thread's stack variable.
+    FreeStack = 6,
+    /// An access to the stack of thread `alloc_tid`, which has exited (at `free_site`).
+    DeadStack = 7,
+}
+
+impl MemError {
+    pub fn from_u32(v: u32) -> MemError {
+        use MemError::*;
+        match v {
+            2 => OutOfBounds,
+            3 => DoubleFree,
+            4 => InvalidFree,
+            5 => FreeStatic,
+            6 => FreeStack,
+            7 => DeadStack,
+            _ => UseAfterFree,
+        }
+    }
+}
+
+/// A memory error as the runtime saw it: the access (or the pointer freed) and the heap
+/// block concerned (`block` 0: none near), with who allocated and freed it.
+#[repr(C)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct MemFault {
+    pub what: u32,
+    /// 1: the block was freed (`free_site`, `free_tid` say where and by whom).
+    pub freed: u32,
+    pub addr: u64,
+    /// Bytes accessed (0 for a free).
+    pub len: u64,
+    pub block: u64,
+    pub size: u64,
+    pub alloc_site: u32,
+    pub alloc_tid: Tid,
+    pub free_site: u32,
+    pub free_tid: Tid,
 }
 
 /// What a thread was doing when the execution ended.

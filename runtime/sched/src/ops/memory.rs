@@ -30,7 +30,7 @@ pub(super) fn footprint(e: &Event) -> Footprint {
     let at = |mode| Range::new(e.addr, e.len as u64, mode);
     match e.kind() {
         Kind::Read => Footprint::one(at(Mode::Read)),
-        Kind::Write => Footprint::one(at(Mode::Write)),
+        Kind::Write | Kind::Free => Footprint::one(at(Mode::Write)),
         Kind::Rmw => Footprint::one(at(Mode::ReadWrite)),
         Kind::CmpXchg if e.failed() => Footprint::one(at(Mode::Read)),
         Kind::CmpXchg => Footprint::one(at(Mode::ReadWrite)),

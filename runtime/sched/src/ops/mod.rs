@@ -101,7 +101,7 @@ impl Footprint {
 pub fn footprint(e: &Event) -> Footprint {
     use Kind::*;
     match e.kind() {
-        Read | Write | Rmw | CmpXchg | Copy | Fence | Lib | Atomic => memory::footprint(e),
+        Read | Write | Rmw | CmpXchg | Copy | Fence | Lib | Free | Atomic => memory::footprint(e),
         // A value chosen by the checker touches nothing.
         Nondet => Footprint::NONE,
         Lock | TryLock | Unlock | MutexInit | MutexDestroy => mutex::footprint(e),

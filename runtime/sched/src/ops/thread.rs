@@ -19,7 +19,12 @@ pub fn object(t: Tid) -> u64 {
 pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
         Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Read)),
-        Kind::ThreadExit => Footprint::one(Range::new(object(e.tid), 8, Mode::Write)),
+        // The exit also ends the thread's stack, `[addr, +len)`: it conflicts with other
+        // threads' accesses to its locals.
+        Kind::ThreadExit => Footprint::two(
+            Range::new(object(e.tid), 8, Mode::Write),
+            Range::new(e.addr, e.len as u64, Mode::Write),
+        ),
         _ => Footprint::NONE,
     }
 }

@@ -1,0 +1,307 @@
+//! The checked program's heap. Each thread allocates from its own arena at a fixed
+//! address by bumping a pointer, so a block's address depends only on which thread
+//! allocates it and what that thread allocated before: the same in every interleaving,
+//! which the engine needs to recognise an event when it re-executes a schedule. Freed
+//! blocks are never reused within an execution, which is also what makes every use
+//! after free detectable.
+//!
+//! A shadow byte per 8 bytes of heap (as in AddressSanitizer) says which bytes are
+//! inside a live block: accesses are checked against it when they execute, so whether
+//! a use comes before or after the free depends on the interleaving, like any event.
+//! Every block has a header in front of it (size, state, who allocated and freed it),
+//! which is also a red zone: an access just past a block or just before the next one
+//! falls into a gap no block owns.
+
+use cdpor_sched::shm::{MemError, MemFault};
+use cdpor_sched::{Tid, MAX_THREADS};
+
+use crate::layout::{HEAP_BASE, HEAP_SLOT, SHADOW_BASE, STACK_BASE, STACK_SLOT};
+use crate::Global;
+
+/// Bytes in front of each block: its `Header`, and at least as many of red zone behind
+/// the block before the next header.
+const HEADER: u64 = 32;
+const RED_ZONE: u64 = 32;
+/// Made accessible in steps of 2 MiB (and the shadow with it).
+const STEP: u64 = 1 << 21;
+const HEAP_SPAN: u64 = HEAP_SLOT * MAX_THREADS as u64;
+
+/// Shadow values: 0 no block (header, red zone, never allocated); 1..=8 the first k
+/// bytes of the granule belong to a live block; a freed block's bytes; the granule at a
+/// live block of size 0 (no byte of it is the block's).
+const FREED: u8 = 0xfd;
+const EMPTY: u8 = 0xfa;
+
+const LIVE_TAG: u32 = 0xa110_c8ed;
+const FREED_TAG: u32 = 0xf4ee_b10c;
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct Header {
+    size: u64,
+    tag: u32,
+    alloc_site: u32,
+    alloc_tid: Tid,
+    free_site: u32,
+    free_tid: Tid,
+    _pad: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Header>() == HEADER as usize);
+
+#[derive(Clone, Copy)]
+struct Arena {
+    /// Offset of the first unallocated byte.
+    used: u64,
+    /// Bytes made accessible.
+    mapped: u64,
+}
+
+static ARENAS: Global<[Arena; MAX_THREADS]> =
+    Global::new([Arena { used: 0, mapped: 0 }; MAX_THREADS]);
+
+fn arenas() -> &'static mut [Arena; MAX_THREADS] {
+    unsafe { ARENAS.get() }
+}
+
+fn shadow(addr: u64) -> *mut u8 {
+    (SHADOW_BASE + ((addr - HEAP_BASE) >> 3)) as *mut u8
+}
+
+fn shadow_at(addr: u64) -> u8 {
+    unsafe { *shadow(addr) }
+}
+
+fn set_shadow(lo: u64, len: u64, v: u8) {
+    let n = len.div_ceil(8) as usize;
+    unsafe { std::ptr::write_bytes(shadow(lo), v, n) };
+}
+
+fn header(block: u64) -> &'static mut Header {
+    unsafe { &mut *((block - HEADER) as *mut Header) }
+}
+
+/// Is `addr` in the part of a heap arena made accessible so far (so its shadow is too)?
+fn mapped(addr: u64) -> bool {
+    let off = addr.wrapping_sub(HEAP_BASE);
+    off < HEAP_SPAN && off % HEAP_SLOT < arenas()[(off / HEAP_SLOT) as usize].mapped
+}
+
+/// Does the granule at `g` belong to a block, live or freed?
+fn owned(g: u64) -> bool {
+    matches!(shadow_at(g), 1..=8 | FREED | EMPTY)
+}
+
+/// A new block of `size` bytes for thread `t`, or `None` when its arena is exhausted.
+pub fn alloc(t: Tid, size: u64, align: u64, site: u32) -> Option<u64> {
+    if t as usize >= MAX_THREADS || !align.is_power_of_two() || align > 4096 {
+        return None;
+    }
+    let align = align.max(16);
+    let a = &mut arenas()[t as usize];
+    let base = HEAP_BASE + t as u64 * HEAP_SLOT;
+    let gap = if a.used == 0 { 0 } else { RED_ZONE };
+    let start = (a.used + gap + HEADER).checked_add(align - 1)? & !(align - 1);
+    let end = start.checked_add(size)?;
+    if end > HEAP_SLOT {
+        return None;
+    }
+    if end > a.mapped {
+        let want = end.div_ceil(STEP) * STEP;
+        let grow = |lo: u64, len: u64| unsafe {
+            libc::mprotect(
+                lo as *mut _,
+                len as usize,
+                libc::PROT_READ | libc::PROT_WRITE,
+            ) == 0
+        };
+        let heap = base + a.mapped;
+        if !grow(heap, want - a.mapped) || !grow(shadow(heap) as u64, (want - a.mapped) / 8) {
+            return None;
+        }
+        a.mapped = want;
+    }
+    a.used = end;
+    let block = base + start;
+    *header(block) = Header {
+        size,
+        tag: LIVE_TAG,
+        alloc_site: site,
+        alloc_tid: t,
+        free_site: 0,
+        free_tid: 0,
+        _pad: 0,
+    };
+    if size == 0 {
+        unsafe { *shadow(block) = EMPTY };
+    } else {
+        set_shadow(block, size & !7, 8);
+        if !size.is_multiple_of(8) {
+            unsafe { *shadow(block + (size & !7)) = (size % 8) as u8 };
+        }
+    }
+    Some(block)
+}
+
+/// The size of the live block at `block` (for `realloc`'s copy).
+pub fn size(block: u64) -> u64 {
+    header(block).size
+}
+
+/// What a pointer passed to `free` points to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Target {
+    /// The start of a live block of this many bytes.
+    Live(u64),
+    /// The start of a block freed already.
+    Freed(u64),
+    /// Inside or between heap blocks, or a static or stack address: never a block.
+    Invalid(MemError),
+    /// Memory the C library allocated for itself (`getline`'s buffer): its own `free`'s.
+    Foreign,
+}
+
+extern "C" {
+    /// The linker's bounds of the executable's image (text, data and bss).
+    static __executable_start: u8;
+    static _end: u8;
+}
+
+pub fn target(p: u64) -> Target {
+    if p.wrapping_sub(HEAP_BASE) < HEAP_SPAN {
+        // A block starts 16-aligned, owns its first granule, and has its header (no
+        // block's) right before it.
+        if mapped(p) && p.is_multiple_of(16) && p % HEAP_SLOT >= HEADER && owned(p) && !owned(p - 8)
+        {
+            let h = header(p);
+            match h.tag {
+                LIVE_TAG => return Target::Live(h.size),
+                FREED_TAG => return Target::Freed(h.size),
+                _ => {}
+            }
+        }
+        return Target::Invalid(MemError::InvalidFree);
+    }
+    if p.wrapping_sub(STACK_BASE) < STACK_SLOT * MAX_THREADS as u64 {
+        return Target::Invalid(MemError::FreeStack);
+    }
+    let (lo, hi) = unsafe {
+        (
+            &__executable_start as *const u8 as u64,
+            &_end as *const u8 as u64,
+        )
+    };
+    if (lo..hi).contains(&p) {
+        return Target::Invalid(MemError::FreeStatic);
+    }
+    Target::Foreign
+}
+
+/// Frees the block at `p` (thread `t`, at `site`), or says why it cannot.
+pub fn free(p: u64, t: Tid, site: u32) -> Result<(), MemFault> {
+    match target(p) {
+        Target::Live(size) => {
+            let h = header(p);
+            h.tag = FREED_TAG;
+            h.free_site = site;
+            h.free_tid = t;
+            set_shadow(p, size.max(1), FREED);
+            Ok(())
+        }
+        Target::Freed(_) => Err(fault(MemError::DoubleFree, p, 0, p)),
+        Target::Invalid(what) => Err(fault(what, p, 0, p)),
+        // Checked before the event: never reached.
+        Target::Foreign => Ok(()),
+    }
+}
+
+/// Checks an access to `[lo, lo+len)` as it executes: `Err` when a byte of it is in the
+/// heap but in no live block.
+#[inline]
+pub fn check(lo: u64, len: u64) -> Result<(), MemFault> {
+    if lo.wrapping_sub(HEAP_BASE) >= HEAP_SPAN || len == 0 {
+        return Ok(());
+    }
+    check_heap(lo, len)
+}
+
+#[cold]
+fn check_heap(lo: u64, len: u64) -> Result<(), MemFault> {
+    let last = lo.saturating_add(len - 1);
+    // Beyond what the arena made accessible, the access itself crashes.
+    if !mapped(lo) || !mapped(last) {
+        return Ok(());
+    }
+    let mut g = lo & !7;
+    while g <= last {
+        let s = shadow_at(g);
+        let hi = last.min(g + 7) & 7;
+        if !(1..=8).contains(&s) || hi >= s as u64 {
+            let what = if s == FREED {
+                MemError::UseAfterFree
+            } else {
+                MemError::OutOfBounds
+            };
+            return Err(fault(what, lo, len, g.max(lo)));
+        }
+        g += 8;
+    }
+    Ok(())
+}
+
+/// Describes a memory error of an access (or free) at `addr`: the block its first bad
+/// byte `bad` concerns, if one is near enough.
+fn fault(what: MemError, addr: u64, len: u64, bad: u64) -> MemFault {
+    let mut f = MemFault {
+        what: what as u32,
+        addr,
+        len,
+        ..MemFault::default()
+    };
+    if let Some(block) = block_near(bad) {
+        let h = header(block);
+        f.block = block;
+        f.size = h.size;
+        f.alloc_site = h.alloc_site;
+        f.alloc_tid = h.alloc_tid;
+        if h.tag == FREED_TAG {
+            f.freed = 1;
+            f.free_site = h.free_site;
+            f.free_tid = h.free_tid;
+        }
+    }
+    f
+}
+
+/// The block that `addr` is in, or the one it is just past or just before: the first
+/// bad byte's nearest block within a red zone and a header.
+fn block_near(addr: u64) -> Option<u64> {
+    if addr.wrapping_sub(HEAP_BASE) >= HEAP_SPAN || !mapped(addr) {
+        return None;
+    }
+    let slot_base = addr - (addr - HEAP_BASE) % HEAP_SLOT;
+    let mut g = addr & !7;
+    // Back over the gap to the end of the block before, if it is near.
+    let reach = (RED_ZONE + HEADER + 16) / 8;
+    let mut steps = 0;
+    while !owned(g) && g > slot_base && steps < reach {
+        g -= 8;
+        steps += 1;
+    }
+    if owned(g) {
+        // Then back to its start: blocks are separated by unowned headers.
+        while g > slot_base && owned(g - 8) {
+            g -= 8;
+        }
+        return Some(g);
+    }
+    // Else forward to the start of the next block (an access just before it).
+    let mut g = addr & !7;
+    for _ in 0..=(HEADER / 8) {
+        g += 8;
+        if mapped(g) && owned(g) {
+            return Some(g);
+        }
+    }
+    None
+}
