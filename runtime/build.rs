@@ -6,6 +6,8 @@ fn main() {
         "c/alloc.c",
         "c/libc.c",
         "c/main.c",
+        "c/tls.c",
+        "c/c11.c",
     ];
     let mut build = cc::Build::new();
     build

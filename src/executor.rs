@@ -63,6 +63,12 @@ pub enum End {
         site: u32,
         fault: cdpor_sched::shm::MemFault,
     },
+    /// The last event, of thread `tid` at `site`, misused its object (`ops::Misuse`).
+    Misuse {
+        tid: Tid,
+        site: u32,
+        what: u32,
+    },
     /// An assumption was false: an infeasible execution.
     AssumeFail {
         tid: Tid,
@@ -337,6 +343,11 @@ impl Executor {
                     line: h.outcome_line,
                 },
                 Outcome::Abort => End::Abort { tid, site },
+                Outcome::Misuse => End::Misuse {
+                    tid,
+                    site,
+                    what: h.outcome_code as u32,
+                },
                 Outcome::Memory => End::Memory {
                     tid,
                     site,

@@ -68,6 +68,7 @@ pub enum ErrorKind {
     Abort,
     Livelock,
     Memory,
+    Misuse,
 }
 
 impl ErrorKind {
@@ -79,6 +80,7 @@ impl ErrorKind {
             ErrorKind::Abort => "abort",
             ErrorKind::Livelock => "livelock",
             ErrorKind::Memory => "memory",
+            ErrorKind::Misuse => "misuse",
         }
     }
 }
@@ -105,6 +107,7 @@ impl Found {
             End::ReachError { site, .. } => site.to_string(),
             End::Abort { site, .. } => site.to_string(),
             End::Memory { site, fault, .. } => format!("{site}:{}", fault.what),
+            End::Misuse { site, what, .. } => format!("{site}:{what}"),
             End::Crash {
                 site, signal, pc, ..
             } => format!("{site}:{signal}:{pc:#x}"),
@@ -203,6 +206,7 @@ fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
         End::Crash { .. } | End::Died(_) => Some(ErrorKind::Crash),
         End::Abort { .. } => Some(ErrorKind::Abort),
         End::Memory { .. } => Some(ErrorKind::Memory),
+        End::Misuse { .. } => Some(ErrorKind::Misuse),
         _ => None,
     }
 }
@@ -344,7 +348,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 loop_bounded += 1;
                 TraceEnd::Stopped
             }
-            End::Crash { .. } | End::Died(_) | End::Memory { .. } => {
+            End::Crash { .. } | End::Died(_) | End::Memory { .. } | End::Misuse { .. } => {
                 TraceEnd::Maximal { killed: true }
             }
             End::AssumeFail { .. } => {

@@ -330,7 +330,7 @@ fn run(args: RunArgs) -> ExitCode {
     for w in &program.warnings {
         say_err!("cdpor: warning: {w}");
     }
-    let symbols = Symbols::load(&program.binary, program.arrays.clone());
+    let symbols = Symbols::load(&program.binary, program.arrays.clone(), program.tls.clone());
     let mut namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
@@ -432,7 +432,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fail(e),
     };
-    let symbols = Symbols::load(&program.binary, program.arrays.clone());
+    let symbols = Symbols::load(&program.binary, program.arrays.clone(), program.tls.clone());
     let mut namer = Namer {
         sites: &program.sites,
         symbols: &symbols,

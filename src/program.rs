@@ -42,6 +42,8 @@ pub struct Program {
     pub arrays: HashMap<String, u64>,
     /// The program uses the SV-COMP verifier API.
     pub verifier_api: bool,
+    /// Its thread-local variables' places in a thread's block.
+    pub tls: Vec<instrument::TlsVar>,
 }
 
 #[derive(Debug)]
@@ -208,6 +210,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         sites,
         warnings,
         verifier_api,
+        tls,
     } = instrumented;
 
     let mut ld = Command::new(&clang);
@@ -245,6 +248,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
             warnings,
             arrays,
             verifier_api,
+            tls,
         });
     }
     Ok(Program {
@@ -254,6 +258,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         warnings,
         arrays,
         verifier_api,
+        tls,
     })
 }
 

@@ -2,7 +2,7 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, rwlock, Mode};
+use cdpor_sched::ops::{cond, rwlock, Misuse, Mode};
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
@@ -316,6 +316,7 @@ impl Namer<'_> {
             }
             End::Died(how) => format!("the program died: {how}"),
             End::Memory { tid, site, fault } => self.memory_error(*tid, *site, fault, x),
+            End::Misuse { tid, site, what } => self.misuse(*tid, *site, *what, x),
             End::ReachError { tid, site } => {
                 let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
                 format!(
@@ -486,6 +487,50 @@ impl Namer<'_> {
         })
     }
 
+    /// A misuse of a synchronization object by the last event.
+    fn misuse(&self, tid: Tid, site: u32, what: u32, x: &Execution) -> String {
+        let who = self.names.thread(tid);
+        let place = at(&self.location(site));
+        let Some(e) = x.events.last() else {
+            return format!("misuse by thread {who}{place}");
+        };
+        let object = self.accessed(e, x);
+        let mutex = || {
+            self.symbols
+                .name(e.arg, &x.allocs, self.sites, None, &self.names)
+        };
+        match Misuse::from_u32(what) {
+            Some(Misuse::UnlockNotHeld) => {
+                let holder = match e.kind() {
+                    Kind::RwUnlock => String::new(),
+                    _ => match holder(&x.events[..x.events.len() - 1], e.addr) {
+                        Some(h) => format!(" (held by {})", self.names.thread(h)),
+                        None => " (held by no thread)".to_string(),
+                    },
+                };
+                format!("misuse: thread {who}{place} unlocks {object}, which it does not hold{holder}")
+            }
+            Some(Misuse::Relock) => format!(
+                "misuse: thread {who}{place} locks the error-checking mutex {object}, which it already holds"
+            ),
+            Some(Misuse::DestroyHeld) => {
+                format!("misuse: thread {who}{place} destroys {object} while it is held")
+            }
+            Some(Misuse::DestroyWaitedOn) => format!(
+                "misuse: thread {who}{place} destroys the condition {object} while threads wait on it"
+            ),
+            Some(Misuse::WaitWithoutMutex) => format!(
+                "misuse: thread {who}{place} waits on {object} with the mutex {}, which it does not hold",
+                mutex()
+            ),
+            Some(Misuse::TwoMutexes) => format!(
+                "misuse: thread {who}{place} waits on {object} with the mutex {}, while other threads wait on it with another mutex",
+                mutex()
+            ),
+            None => format!("misuse by thread {who}{place}"),
+        }
+    }
+
     /// A memory error: what the thread did, and the heap block it concerns.
     fn memory_error(&self, tid: Tid, site: u32, f: &MemFault, x: &Execution) -> String {
         let who = self.names.thread(tid);
@@ -574,9 +619,10 @@ impl Namer<'_> {
         match &f.execution.end {
             End::Assertion { file, line, .. } => format!("{}:{line}", short(file)),
             End::Crash { site, pc, call, .. } => self.crash_location(*pc, *call, *site),
-            End::Abort { site, .. } | End::ReachError { site, .. } | End::Memory { site, .. } => {
-                self.location(*site)
-            }
+            End::Abort { site, .. }
+            | End::ReachError { site, .. }
+            | End::Memory { site, .. }
+            | End::Misuse { site, .. } => self.location(*site),
             End::Deadlock | End::Livelock => first_waiter(&f.execution)
                 .map(|b| self.location(b.site))
                 .unwrap_or_default(),
@@ -596,11 +642,19 @@ fn at(loc: &str) -> String {
 /// The thread holding a mutex at the end of a trace.
 fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
     let mut h = None;
+    // A write over the lock word (a memset of the mutex) frees it, as in glibc.
+    let overwrites = |e: &Event| {
+        matches!(e.kind(), Kind::Write | Kind::Copy | Kind::Lib)
+            && cdpor_sched::ops::footprint(e)
+                .ranges()
+                .any(|r| r.mode.writes() && (r.lo..r.hi).contains(&mutex))
+    };
     for e in events {
         if cdpor_sched::ops::acquires(e) == Some(mutex) {
             h = Some(e.tid());
         } else if cdpor_sched::ops::releases(e) == Some(mutex)
             || (e.kind() == Kind::MutexInit && e.addr == mutex)
+            || overwrites(e)
         {
             h = None;
         }
@@ -718,6 +772,7 @@ fn error_thread(f: &Found) -> Tid {
         | End::Abort { tid, .. }
         | End::Crash { tid, .. }
         | End::Memory { tid, .. }
+        | End::Misuse { tid, .. }
         | End::ReachError { tid, .. } => *tid,
         End::Deadlock | End::Livelock => first_waiter(&f.execution).map_or(0, |b| b.tid()),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),

@@ -1,5 +1,6 @@
 //! Names for addresses in reports: globals from the executable's symbol table, heap blocks
-//! by the site that allocated them, stack memory by the thread that owns it.
+//! by the site that allocated them, stack memory and thread-local variables by the thread
+//! that owns them.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -7,13 +8,16 @@ use std::path::Path;
 use cdpor_sched::shm::Alloc;
 use cdpor_sched::MAX_THREADS;
 
-use crate::instrument::Site;
+use crate::instrument::{Site, TlsVar};
 use crate::schedule::Names;
 
 const STACK_BASE: u64 = 0x1000_0000_0000;
 const STACK_SLOT: u64 = 8 << 20;
 const HEAP_BASE: u64 = 0x2000_0000_0000;
-const HEAP_END: u64 = HEAP_BASE + (64u64 << 32);
+const HEAP_END: u64 = HEAP_BASE + ((MAX_THREADS as u64) << 32);
+/// Threads' blocks of thread-local variables (`runtime/src/layout.rs`).
+const TLS_BASE: u64 = 0x4000_0000_0000;
+const TLS_SLOT: u64 = 1 << 20;
 
 struct Symbol {
     addr: u64,
@@ -31,10 +35,11 @@ pub struct Symbols {
     arrays: HashMap<String, u64>,
     /// Source lines of code addresses (from the program's DWARF).
     lines: Option<addr2line::Loader>,
+    tls: Vec<TlsVar>,
 }
 
 impl Symbols {
-    pub fn load(binary: &Path, arrays: HashMap<String, u64>) -> Symbols {
+    pub fn load(binary: &Path, arrays: HashMap<String, u64>, tls: Vec<TlsVar>) -> Symbols {
         let mut data = Vec::new();
         let mut code = Vec::new();
         let mut constants = Vec::new();
@@ -75,6 +80,7 @@ impl Symbols {
             constants,
             arrays,
             lines,
+            tls,
         }
     }
 
@@ -136,6 +142,18 @@ impl Symbols {
                 return offset(&format!("heap[{}B{at}]", a.size), addr - a.addr);
             }
             return format!("heap@{addr:#x}");
+        }
+        if let Some(off) = addr
+            .checked_sub(TLS_BASE)
+            .filter(|&o| o < TLS_SLOT * MAX_THREADS as u64)
+        {
+            let owner = names.thread((off / TLS_SLOT) as u32);
+            let off = off % TLS_SLOT;
+            if let Some(v) =
+                (self.tls.iter()).find(|v| (v.offset..v.offset + v.size).contains(&off))
+            {
+                return offset(&format!("{} ({owner}'s)", v.name), off - v.offset);
+            }
         }
         if (STACK_BASE..STACK_BASE + MAX_THREADS as u64 * STACK_SLOT).contains(&addr) {
             let owner = names.thread(((addr - STACK_BASE) / STACK_SLOT) as u32);

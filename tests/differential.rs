@@ -305,7 +305,7 @@ fn render(p: &Prog) -> String {
 type Errors = BTreeSet<(String, String, String)>;
 
 fn errors(program: &Program, summary: &Summary) -> Errors {
-    let symbols = Symbols::load(&program.binary, program.arrays.clone());
+    let symbols = Symbols::load(&program.binary, program.arrays.clone(), program.tls.clone());
     let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,

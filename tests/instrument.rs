@@ -825,6 +825,10 @@ fn other_unsupported_functions_are_rejected_by_name() {
     for (call, name) in [
         ("sem_t s; sem_timedwait(&s, 0);", "sem_timedwait"),
         (
+            "pthread_key_t k; pthread_key_create(&k, 0); pthread_mutex_consistent(0);",
+            "pthread_mutex_consistent",
+        ),
+        (
             "pthread_barrier_t b; pthread_barrier_wait(&b);",
             "pthread_barrier_wait",
         ),
@@ -844,24 +848,35 @@ fn other_unsupported_functions_are_rejected_by_name() {
 }
 
 #[test]
-fn used_thread_local_variables_are_rejected_by_name() {
-    let e = reject("__thread int x;\nint main(void) { x = 1; return x; }\n");
-    let BuildError::Rejected(Rejection::ThreadLocal { variable }) = &e else {
-        panic!("expected ThreadLocal, got {e:?}");
-    };
-    assert_eq!(variable, "x");
-    assert!(e.to_string().contains("`x`"), "{e}");
-    // _Thread_local too, and only the used one is named.
-    let e = reject(
-        "_Thread_local int unused;\n_Thread_local long counter;\nint main(void) { return (int)counter; }\n",
+fn thread_local_variables_become_offsets_in_each_threads_block() {
+    let (ir, _) = instrument(
+        "_Thread_local char flag;\n__thread long counter = 7;\nint main(void) { counter += flag; return (int)counter; }\n",
     );
     assert!(
-        matches!(&e, BuildError::Rejected(Rejection::ThreadLocal { variable }) if variable == "counter"),
-        "{e:?}"
+        !ir.lines()
+            .any(|l| l.contains("call") && l.contains("llvm.threadlocal")),
+        "{ir}"
     );
-    // Declared but never used: nothing to model, accepted.
+    assert!(
+        !ir.contains("thread_local"),
+        "the templates become plain globals: {ir}"
+    );
+    // Each use asks for the current thread's block (9 bytes): `counter` first, at 0,
+    // then `flag` at 8.
+    assert!(
+        ir.contains("call ptr @__cdpor_tls(ptr @__cdpor_tls_table, i64 2, i64 9)"),
+        "{ir}"
+    );
+    assert!(
+        ir.contains(
+            "{ ptr @counter, i64 0, i64 8 }, { ptr, i64, i64 } { ptr @flag, i64 8, i64 1 }"
+        ),
+        "{ir}"
+    );
+    assert!(ir.contains("%flag = getelementptr i8, ptr %tls"), "{ir}");
+    // Declared but never used: no block.
     let (ir, _) = instrument("__thread int x;\nint main(void) { return 0; }\n");
-    assert!(ir.contains("@__cdpor_user_main("));
+    assert!(!ir.contains("__cdpor_tls("), "{ir}");
 }
 
 #[test]

@@ -1,13 +1,14 @@
 /* A thread "resets" a mutex with memset while another holds it: the mutex is 40 bytes of
  * memory, so the memset conflicts with its lock operations, and in glibc (and here) the
  * zeroed mutex is free again: a third thread enters the critical section the holder is
- * still in. -DRESET_FIRST resets it before any thread uses it: safe.
+ * still in, and the holder's unlock is then a misuse (it no longer holds the mutex).
+ * -DRESET_FIRST resets it before any thread uses it: safe.
  *
  * cdpor-test
- * run: ; verdict=error kind=assertion location=memset_over_mutex.c:25
- * run: --keep-going --algorithm source ; verdict=error kind=assertion
- * run: --keep-going --algorithm classic ; verdict=error kind=assertion
- * run: --keep-going ; verdict=error kind=assertion executions=30 failing=4 blocked=0
+ * run: ; verdict=error kind=misuse location=memset_over_mutex.c:29 contains="unlocks m, which it does not hold (held by no thread)"
+ * run: --keep-going --algorithm source ; verdict=error executions=52 failing=46 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
+ * run: --keep-going --algorithm classic ; verdict=error executions=76 failing=70 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
+ * run: --keep-going ; verdict=error executions=52 failing=46 blocked=0 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
  * run: -DRESET_FIRST ; verdict=safe executions=2 blocked=0
  * run: -DRESET_FIRST --algorithm none ; verdict=safe executions=14421
  * run: -DRESET_FIRST --algorithm source ; verdict=safe

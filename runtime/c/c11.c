@@ -54,12 +54,10 @@ int __cdpor_thrd_create(thrd_t *thr, thrd_start_t func, void *arg) {
 
 int __cdpor_thrd_join(thrd_t thr, int *res) {
     uint32_t site = __cdpor_site;
-    void *value = NULL;
-    int r = cdpor_join((uint64_t)thr, res ? &value : NULL, site);
-    /* The result reaches the program through a store of its own, like pthread_join's;
-     * cdpor_join stored the whole pointer in `value`, which is the runtime's. */
+    int r = cdpor_join((uint64_t)thr, NULL, site);
+    /* The result reaches the program through a store of its own, like pthread_join's. */
     if (r == 0 && res)
-        cdpor_store((uint64_t)(uintptr_t)res, sizeof *res, (uint32_t)(uintptr_t)value, site);
+        cdpor_store((uint64_t)(uintptr_t)res, sizeof *res, (uint32_t)cdpor_joined_value(), site);
     return code(r);
 }
 

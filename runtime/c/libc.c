@@ -745,28 +745,28 @@ static void fp_object(const void *ctx, cdpor_ranges *r) {
     set(r, c->a, 8, c->ch);
 }
 
-static void state_event(uint64_t *object, uint32_t mode, uint32_t site) {
+void cdpor_state_event(uint64_t *object, uint32_t mode, uint32_t site) {
     struct call c = {.a = object, .ch = (int)mode};
     event(fp_object, &c, site);
 }
 
 int __cdpor_rand(void) {
-    state_event(&cdpor_rand_state, RW, __cdpor_site);
+    cdpor_state_event(&cdpor_rand_state, RW, __cdpor_site);
     return rand();
 }
 
 void __cdpor_srand(unsigned seed) {
-    state_event(&cdpor_rand_state, W, __cdpor_site);
+    cdpor_state_event(&cdpor_rand_state, W, __cdpor_site);
     srand(seed);
 }
 
 long __cdpor_random(void) {
-    state_event(&cdpor_rand_state, RW, __cdpor_site);
+    cdpor_state_event(&cdpor_rand_state, RW, __cdpor_site);
     return random();
 }
 
 void __cdpor_srandom(unsigned seed) {
-    state_event(&cdpor_rand_state, W, __cdpor_site);
+    cdpor_state_event(&cdpor_rand_state, W, __cdpor_site);
     srandom(seed);
 }
 
@@ -782,22 +782,22 @@ int __cdpor_rand_r(unsigned *seed) {
 }
 
 double __cdpor_drand48(void) {
-    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
     return drand48();
 }
 
 long __cdpor_lrand48(void) {
-    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
     return lrand48();
 }
 
 long __cdpor_mrand48(void) {
-    state_event(&cdpor_drand48_state, RW, __cdpor_site);
+    cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
     return mrand48();
 }
 
 void __cdpor_srand48(long seed) {
-    state_event(&cdpor_drand48_state, W, __cdpor_site);
+    cdpor_state_event(&cdpor_drand48_state, W, __cdpor_site);
     srand48(seed);
 }
 
@@ -840,17 +840,17 @@ char *__cdpor_strtok_r(char *s, const char *delim, char **save) {
 }
 
 char *__cdpor_getenv(const char *name) {
-    state_event(&cdpor_environ_state, R, __cdpor_site);
+    cdpor_state_event(&cdpor_environ_state, R, __cdpor_site);
     return getenv(name);
 }
 
 int __cdpor_setenv(const char *name, const char *value, int overwrite) {
-    state_event(&cdpor_environ_state, W, __cdpor_site);
+    cdpor_state_event(&cdpor_environ_state, W, __cdpor_site);
     return setenv(name, value, overwrite);
 }
 
 int __cdpor_unsetenv(const char *name) {
-    state_event(&cdpor_environ_state, W, __cdpor_site);
+    cdpor_state_event(&cdpor_environ_state, W, __cdpor_site);
     return unsetenv(name);
 }
 

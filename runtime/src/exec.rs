@@ -299,9 +299,10 @@ pub struct Exec {
     /// Runtime code is running (not the program's): a fault now is cdpor's own.
     in_runtime: bool,
     show_output: bool,
-    /// Memory errors end the execution (not under `--svcomp`, whose tasks are checked
-    /// for reachable errors only: there a use after free reads what memory holds).
-    memcheck: bool,
+    /// Memory errors and misuses of synchronization objects end the execution (not
+    /// under `--svcomp`, whose tasks are checked for reachable errors only: there a use
+    /// after free reads what memory holds, an unlock of a free mutex leaves it free).
+    strict: bool,
     argc: c_int,
     argv: *mut *mut c_char,
     envp: *mut *mut c_char,
@@ -394,7 +395,7 @@ pub unsafe fn start(
         enabled: ThreadSet::EMPTY,
         in_runtime: true,
         show_output,
-        memcheck: (*hdr).flags & shm::FLAG_SVCOMP == 0,
+        strict: (*hdr).flags & shm::FLAG_SVCOMP == 0,
         argc,
         argv,
         envp,
@@ -818,6 +819,12 @@ impl Exec {
     /// result for the program.
     fn perform(&mut self, ev: &mut Event, step: u32) -> u64 {
         let t = self.cur;
+        if self.strict {
+            if let Some(m) = ops::misuse(self, ev) {
+                self.record(*ev);
+                self.finish_at(Outcome::Misuse, t, ev.site, m as i64)
+            }
+        }
         let result = ops::execute(self, ev, step) as u64;
         match ev.kind() {
             Kind::Nondet => {
@@ -894,7 +901,7 @@ impl Exec {
             }
             Kind::Free => {
                 if let Err(f) = heap::free(ev.addr, t, ev.site) {
-                    if self.memcheck {
+                    if self.strict {
                         self.memory_error(ev, f)
                     }
                 }
@@ -902,7 +909,7 @@ impl Exec {
             }
             _ => return result,
         }
-        if self.memcheck {
+        if self.strict {
             // Whether the bytes are still a block's (or a live thread's stack) is decided
             // now, as the access executes.
             for r in ops::footprint(ev).ranges() {
@@ -1433,6 +1440,8 @@ pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -
 
 #[no_mangle]
 pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
+    // The destructors of its thread-specific data run in the thread, as the program's.
+    unsafe { ffi::cdpor_key_destructors(site) };
     let e = ex();
     // Its stack is gone with it: the exit writes the whole of it.
     let top = stack_top(e.cur);
@@ -1523,7 +1532,10 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     let e = ex();
     e.check_object(cond as u64, ops::cond::SIZE, site);
     e.check_object(mutex as u64, ops::mutex::SIZE, site);
-    if e.sync_word(mutex as u64) != e.cur + 1 {
+    // Waiting without holding the mutex is a misuse (`ops::cond::misuse`), found when
+    // the wait executes; where misuses are no errors, the wait fails as glibc's
+    // error-checking one would.
+    if !e.strict && e.sync_word(mutex as u64) != e.cur + 1 {
         return libc::EPERM;
     }
     // A wait may end without a signal, unless spurious wake-ups are off, or the thread
@@ -1762,6 +1774,23 @@ pub extern "C" fn cdpor_heap_alloc(size: u64, align: u64, site: u32) -> *mut c_v
             ptr::null_mut()
         }
     }
+}
+
+/// The value of the thread that the current thread's last join waited for.
+#[no_mangle]
+pub extern "C" fn cdpor_joined_value() -> u64 {
+    let e = ex();
+    e.threads[e.cur as usize].result
+}
+
+/// The program does something cdpor cannot model: the run stops with `what`.
+///
+/// # Safety
+/// `what` must be a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn cdpor_unsupported(what: *const c_char, site: u32) -> ! {
+    let what = CStr::from_ptr(what).to_bytes();
+    ex().unsupported(site, what)
 }
 
 /// The size of the live heap block at `p` (for `realloc`).

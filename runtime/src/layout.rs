@@ -12,6 +12,10 @@ pub const HEAP_BASE: u64 = 0x2000_0000_0000;
 pub const HEAP_SLOT: u64 = 1 << 32;
 /// A byte per 8 bytes of heap (`heap`): made accessible with the heap it describes.
 pub const SHADOW_BASE: u64 = 0x3000_0000_0000;
+/// Each thread's block of thread-local variables (`runtime/c/tls.c`, which holds a copy
+/// of these two).
+pub const TLS_BASE: u64 = 0x4000_0000_0000;
+pub const TLS_SLOT: u64 = 1 << 20;
 
 pub fn stack_top(t: Tid) -> u64 {
     STACK_BASE + (t as u64 + 1) * STACK_SLOT
@@ -35,6 +39,11 @@ pub fn reserve() -> Result<(), &'static str> {
                 SHADOW_BASE,
                 HEAP_SLOT * MAX_THREADS as u64 / 8,
                 "heap shadow",
+            ),
+            (
+                TLS_BASE,
+                TLS_SLOT * MAX_THREADS as u64,
+                "thread-local variables",
             ),
         ] {
             let p = libc::mmap(

@@ -176,6 +176,36 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("sem_trywait", "sem_trywait"),
     ("sem_post", "sem_post"),
     ("sem_getvalue", "sem_getvalue"),
+    // thread-specific data
+    ("pthread_key_create", "pthread_key_create"),
+    ("pthread_key_delete", "pthread_key_delete"),
+    ("pthread_getspecific", "pthread_getspecific"),
+    ("pthread_setspecific", "pthread_setspecific"),
+    // C11 <threads.h>
+    ("thrd_create", "thrd_create"),
+    ("thrd_join", "thrd_join"),
+    ("thrd_exit", "thrd_exit"),
+    ("thrd_current", "thrd_current"),
+    ("thrd_equal", "thrd_equal"),
+    ("thrd_detach", "thrd_detach"),
+    ("thrd_yield", "thrd_yield"),
+    ("thrd_sleep", "thrd_sleep"),
+    ("mtx_init", "mtx_init"),
+    ("mtx_lock", "mtx_lock"),
+    ("mtx_trylock", "mtx_trylock"),
+    ("mtx_timedlock", "mtx_timedlock"),
+    ("mtx_unlock", "mtx_unlock"),
+    ("mtx_destroy", "mtx_destroy"),
+    ("cnd_init", "cnd_init"),
+    ("cnd_signal", "cnd_signal"),
+    ("cnd_broadcast", "cnd_broadcast"),
+    ("cnd_wait", "cnd_wait"),
+    ("cnd_timedwait", "cnd_timedwait"),
+    ("cnd_destroy", "cnd_destroy"),
+    ("tss_create", "tss_create"),
+    ("tss_get", "tss_get"),
+    ("tss_set", "tss_set"),
+    ("tss_delete", "tss_delete"),
 ];
 
 /// The name a C library function has in the program's source: glibc's headers rename
@@ -222,7 +252,6 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         "atexit",
         "at_quick_exit",
         "quick_exit",
-        "thrd_create",
     ];
     if name.starts_with("pthread_cond") {
         Some("this condition-variable function is not supported yet")
@@ -230,10 +259,6 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         Some("only the default (reader-preferring) kind of read-write lock is modelled")
     } else if name.starts_with("pthread_barrier_") {
         Some("barriers are not supported yet")
-    } else if name.starts_with("pthread_key_")
-        || name.ends_with("specific") && name.starts_with("pthread_")
-    {
-        Some("thread-specific data is not supported yet")
     } else if name.starts_with("pthread_") {
         Some("this pthread function is not supported yet")
     } else if name == "sem_timedwait" || name == "sem_clockwait" {
@@ -244,7 +269,7 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         .iter()
         .any(|p| name.starts_with(p))
     {
-        Some("C11 threads are not supported yet")
+        Some("this C11 threads function is not supported")
     } else if name.starts_with("__VERIFIER_") && !super::verifier::handles(name) {
         Some("this function of the SV-COMP verifier API is not supported")
     } else if PROCESS.contains(&name) {

@@ -32,7 +32,10 @@ use serde::{Deserialize, Serialize};
 mod externals;
 mod loops;
 mod nondet;
+mod tls;
 mod verifier;
+
+pub use tls::TlsVar;
 
 /// Where a visible operation comes from in the source.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
@@ -79,6 +82,8 @@ pub struct Instrumented {
     pub warnings: Vec<Warning>,
     /// The program uses the SV-COMP verifier API.
     pub verifier_api: bool,
+    /// Where each thread-local variable is in a thread's block.
+    pub tls: Vec<TlsVar>,
 }
 
 /// Why a module cannot be checked.
@@ -108,7 +113,7 @@ impl std::fmt::Display for Rejection {
             }
             Rejection::ThreadLocal { variable } => write!(
                 f,
-                "thread-local variable `{variable}` is not supported yet (all threads run in one OS thread)"
+                "thread-local variable `{variable}` is used other than through llvm.threadlocal.address, which cdpor cannot give each thread a copy of"
             ),
         }
     }
@@ -367,23 +372,25 @@ pub fn instrument<'ctx>(
         warnings: Vec::new(),
         shared: HashMap::new(),
     };
-    let verifier_api = pass.run()?;
+    let (verifier_api, tls) = pass.run()?;
     Ok(Instrumented {
         sites: pass.sites,
         warnings: pass.warnings,
         verifier_api,
+        tls,
     })
 }
 
 impl<'a, 'ctx> Pass<'a, 'ctx> {
-    /// Instruments the module; returns whether it uses the SV-COMP verifier API.
-    fn run(&mut self) -> Result<bool, Rejection> {
+    /// Instruments the module; returns whether it uses the SV-COMP verifier API, and its
+    /// thread-local variables.
+    fn run(&mut self) -> Result<(bool, Vec<TlsVar>), Rejection> {
         let main = self
             .module
             .get_function("main")
             .filter(|f| f.count_basic_blocks() > 0)
             .ok_or(Rejection::NoMain)?;
-        self.check_globals()?;
+        let tls = self.lower_thread_locals()?;
         let verifier_api = self.lower_verifier_api();
         let redirected = self.check_calls()?;
         self.unmodelled_calls(&redirected);
@@ -452,18 +459,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
         main.as_global_value().set_name("__cdpor_user_main");
-        Ok(verifier_api)
-    }
-
-    fn check_globals(&self) -> Result<(), Rejection> {
-        for g in self.module.get_globals() {
-            if g.is_thread_local() && first_user(g.as_value_ref()).is_some() {
-                return Err(Rejection::ThreadLocal {
-                    variable: g.get_name().to_string_lossy().into_owned(),
-                });
-            }
-        }
-        Ok(())
+        Ok((verifier_api, tls))
     }
 
     /// Checks every called declaration; returns the declarations to redirect, with their

@@ -29,6 +29,28 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         if globals.is_empty() {
             return Ok(Vec::new());
         }
+        // Every use must be the intrinsic (before the table below adds uses of its own).
+        let mut uses: Vec<Vec<LLVMValueRef>> = Vec::new();
+        for g in &globals {
+            let mut calls = Vec::new();
+            unsafe {
+                let mut u = LLVMGetFirstUse(g.as_value_ref());
+                while !u.is_null() {
+                    let user = LLVMGetUser(u);
+                    let through_intrinsic = !LLVMIsACallInst(user).is_null()
+                        && callee(user)
+                            .is_some_and(|f| value_name(f).starts_with("llvm.threadlocal.address"));
+                    if !through_intrinsic {
+                        return Err(Rejection::ThreadLocal {
+                            variable: g.get_name().to_string_lossy().into_owned(),
+                        });
+                    }
+                    calls.push(user);
+                    u = LLVMGetNextUse(u);
+                }
+            }
+            uses.push(calls);
+        }
         let c = self.context;
         let (i64t, ptr) = (c.i64_type(), c.ptr_type(Default::default()));
         let mut vars = Vec::new();
@@ -43,11 +65,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             let offset = end.next_multiple_of(align);
             end = offset + size;
             let name = g.get_name().to_string_lossy().into_owned();
-            vars.push(TlsVar {
-                name,
-                offset,
-                size,
-            });
+            vars.push(TlsVar { name, offset, size });
             entries.push(c.const_struct(
                 &[
                     g.as_pointer_value().into(),
@@ -68,25 +86,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         });
 
         let b = c.create_builder();
-        for (g, var) in globals.iter().zip(&vars) {
-            let gv = g.as_value_ref();
-            let mut calls: Vec<LLVMValueRef> = Vec::new();
-            unsafe {
-                let mut u = LLVMGetFirstUse(gv);
-                while !u.is_null() {
-                    let user = LLVMGetUser(u);
-                    let through_intrinsic = !LLVMIsACallInst(user).is_null()
-                        && callee(user)
-                            .is_some_and(|f| value_name(f).starts_with("llvm.threadlocal.address"));
-                    if !through_intrinsic {
-                        return Err(Rejection::ThreadLocal {
-                            variable: var.name.clone(),
-                        });
-                    }
-                    calls.push(user);
-                    u = LLVMGetNextUse(u);
-                }
-            }
+        for ((g, var), calls) in globals.iter().zip(&vars).zip(uses) {
             for call in calls {
                 let inst = unsafe { inkwell::values::InstructionValue::new(call) };
                 b.position_before(&inst);
@@ -102,8 +102,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     )
                     .expect("builder is positioned")
                     .try_as_basic_value()
-                    .left()
-                    .expect("returns a pointer")
+                    .expect_basic("returns a pointer")
                     .into_pointer_value();
                 let at = unsafe {
                     b.build_gep(

@@ -70,6 +70,9 @@ pub enum Outcome {
     LoopBound = 15,
     /// A memory error (`Header::mem` says which).
     Memory = 16,
+    /// A misuse of a synchronization object by the last event (`outcome_code`: the
+    /// `ops::Misuse`).
+    Misuse = 17,
 }
 
 impl Outcome {
@@ -92,6 +95,7 @@ impl Outcome {
             14 => Livelock,
             15 => LoopBound,
             16 => Memory,
+            17 => Misuse,
             _ => Running,
         }
     }

@@ -51,6 +51,18 @@ fn waiters<W: World>(w: &W, c: u64) -> impl Iterator<Item = Tid> + '_ {
     })
 }
 
+/// A wait with a mutex the thread does not hold, or with another mutex than the threads
+/// waiting on the condition; the destruction of a condition with waiters.
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    use super::Misuse::*;
+    match e.kind() {
+        Kind::CondWait if w.sync_word(e.arg) != e.tid + 1 => Some(WaitWithoutMutex),
+        Kind::CondWait if waiters(w, e.addr).any(|t| w.pending(t).arg != e.arg) => Some(TwoMutexes),
+        Kind::CondDestroy if waiters(w, e.addr).next().is_some() => Some(DestroyWaitedOn),
+        _ => None,
+    }
+}
+
 /// The signal or broadcast (at `step`) that woke a wake.
 pub(super) fn enables(wake: &Event, step: usize) -> bool {
     wake.value == step as u64 + 1

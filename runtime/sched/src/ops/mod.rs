@@ -291,6 +291,51 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
     }
 }
 
+/// A use of a synchronization object that POSIX leaves undefined (or, for an
+/// error-checking mutex, defines only to catch the mistake): an error of the program.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Misuse {
+    /// An unlock of a mutex, spin lock or rwlock that the thread does not hold.
+    UnlockNotHeld = 1,
+    /// A relock of an error-checking mutex by its owner.
+    Relock = 2,
+    /// The destruction of a held mutex or rwlock.
+    DestroyHeld = 3,
+    /// The destruction of a condition that threads wait on.
+    DestroyWaitedOn = 4,
+    /// A condition wait with a mutex the thread does not hold.
+    WaitWithoutMutex = 5,
+    /// A condition wait with another mutex than the waits in progress on it.
+    TwoMutexes = 6,
+}
+
+impl Misuse {
+    pub fn from_u32(v: u32) -> Option<Misuse> {
+        use Misuse::*;
+        [
+            UnlockNotHeld,
+            Relock,
+            DestroyHeld,
+            DestroyWaitedOn,
+            WaitWithoutMutex,
+            TwoMutexes,
+        ]
+        .into_iter()
+        .find(|m| *m as u32 == v)
+    }
+}
+
+/// Is `e`, about to execute in this state, a misuse of its object?
+pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
+    match e.kind() {
+        Kind::Lock | Kind::Unlock | Kind::MutexDestroy => mutex::misuse(w, e),
+        Kind::CondWait | Kind::CondDestroy => cond::misuse(w, e),
+        Kind::RwUnlock | Kind::RwDestroy => rwlock::misuse(w, e),
+        _ => None,
+    }
+}
+
 /// Executes `e` (enabled, at step `step`) on the synchronization state and records its
 /// outcome in it. Returns the operation's result for the program (0, an error number, or
 /// a value: a semaphore's count). Memory, thread creation and the end of the program are

@@ -92,6 +92,19 @@ pub fn take<W: World>(w: &mut W, m: u64, e: &Event) {
     w.set_sync_word(m, e.tid + 1);
 }
 
+/// An unlock by a thread that does not hold the mutex, a relock of an error-checking one
+/// (which would return `EDEADLK`), the destruction of a held one.
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    use super::Misuse::*;
+    let held_by_me = owner(w, e.addr) == e.tid + 1;
+    match e.kind() {
+        Kind::Unlock if !held_by_me => Some(UnlockNotHeld),
+        Kind::Lock if held_by_me && kind(w, e) == ERRORCHECK => Some(Relock),
+        Kind::MutexDestroy if !is_free(w, e.addr) => Some(DestroyHeld),
+        _ => None,
+    }
+}
+
 /// A lock waits while another thread holds the mutex, or while its own thread holds a
 /// default one (a self-deadlock).
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {

@@ -157,6 +157,21 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
 }
 
 /// Executes `e`; returns 0 or an error number.
+/// An unlock of a rwlock held by another writer or by nobody, the destruction of a held
+/// one. (Which threads hold read locks is not kept, so an unlock by a thread that holds
+/// none while others do passes for one of theirs.)
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    let (l, me) = (e.addr, e.tid + 1);
+    let free = writer(w, l) == 0 && readers(w, l) == 0;
+    match e.kind() {
+        Kind::RwUnlock if free || writer(w, l) != 0 && writer(w, l) != me => {
+            Some(super::Misuse::UnlockNotHeld)
+        }
+        Kind::RwDestroy if !free => Some(super::Misuse::DestroyHeld),
+        _ => None,
+    }
+}
+
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
     let l = e.addr;
     let me = e.tid + 1;

@@ -1,0 +1,143 @@
+//! POSIX barriers. A barrier is its 32 bytes (`SIZE`), of which the model uses three
+//! words: how many threads have arrived in the current round (at `addr`), how many it
+//! waits for (`addr + 4`), and the round's number (`addr + 8`).
+//!
+//! `pthread_barrier_wait` is two events, as a condition wait is: `BarrierWait` arrives
+//! (it counts the thread in and records the round in `value`), and for all but the last
+//! thread of the round `BarrierPass` then waits for the round to end. The last arrival
+//! ends the round and returns `PTHREAD_BARRIER_SERIAL_THREAD`; the others arrived
+//! without ending it (`FLAG_FAILED`), return 0, and only read the count. Arrivals race
+//! with each other (each reads and writes the count), so every order of the threads'
+//! arrivals is explored, and with it which thread is the serial one. A pass reads only
+//! the round's number, which only the last arrival writes: it is ordered after every
+//! arrival of its round (the last one, which it waits for, after all the others), and
+//! commutes with the arrivals of the next round.
+
+use super::{Footprint, Mode, Range, World};
+use crate::event::{Event, Kind, FLAG_FAILED};
+
+/// `sizeof(pthread_barrier_t)` on x86_64 glibc.
+pub const SIZE: u64 = 32;
+/// What `pthread_barrier_wait` returns to the thread that ended the round.
+pub const SERIAL_THREAD: i32 = -1;
+
+fn arrived(b: u64) -> u64 {
+    b
+}
+fn needed(b: u64) -> u64 {
+    b + 4
+}
+fn round(b: u64) -> u64 {
+    b + 8
+}
+
+pub(super) fn footprint(e: &Event) -> Footprint {
+    let b = e.addr;
+    match e.kind() {
+        // The count and the number of threads it waits for.
+        Kind::BarrierWait if e.failed() => Footprint::one(Range::new(b, 8, Mode::ReadWrite)),
+        // ... and the round it ends.
+        Kind::BarrierWait => Footprint::one(Range::new(b, 12, Mode::ReadWrite)),
+        Kind::BarrierPass => Footprint::one(Range::new(round(b), 4, Mode::Read)),
+        _ => Footprint::one(Range::new(b, SIZE, Mode::Write)),
+    }
+}
+
+/// Did `c` end the round that the pass `e` waits for?
+pub(super) fn enables(e: &Event, c: &Event) -> bool {
+    e.kind() == Kind::BarrierPass
+        && c.kind() == Kind::BarrierWait
+        && c.addr == e.addr
+        && !c.failed()
+        && c.value == e.value
+}
+
+/// A pass waits until the round it arrived in (its `value`) has ended.
+pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    e.kind() != Kind::BarrierPass || w.sync_word(round(e.addr)) as u64 != e.value
+}
+
+/// Executes `e`; an arrival returns `SERIAL_THREAD` when it ended the round.
+pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
+    let b = e.addr;
+    match e.kind() {
+        Kind::BarrierInit => {
+            w.set_sync_word(arrived(b), 0);
+            w.set_sync_word(needed(b), e.value as u32);
+            w.set_sync_word(round(b), 0);
+        }
+        Kind::BarrierWait => {
+            let r = w.sync_word(round(b));
+            e.value = r as u64;
+            let n = w.sync_word(arrived(b)) + 1;
+            if n >= w.sync_word(needed(b)) {
+                w.set_sync_word(arrived(b), 0);
+                w.set_sync_word(round(b), r.wrapping_add(1));
+                return SERIAL_THREAD;
+            }
+            w.set_sync_word(arrived(b), n);
+            e.flags |= FLAG_FAILED;
+        }
+        _ => {}
+    }
+    0
+}
+
+/// How many threads have arrived in the current round, and how many it waits for.
+pub fn progress<W: World>(w: &W, b: u64) -> (u32, u32) {
+    (w.sync_word(arrived(b)), w.sync_word(needed(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::testing::TestWorld;
+    use crate::ops::{dependent, enabled, enables, execute};
+
+    fn arrive(w: &mut TestWorld, t: u32) -> (Event, i32) {
+        let mut e = Event::on(t, Kind::BarrierWait, 64);
+        let r = execute(w, &mut e, 0);
+        (e, r)
+    }
+
+    #[test]
+    fn the_last_of_n_arrivals_ends_the_round_and_is_the_serial_thread() {
+        let mut w = TestWorld::default();
+        let mut init = Event {
+            value: 3,
+            ..Event::on(0, Kind::BarrierInit, 64)
+        };
+        execute(&mut w, &mut init, 0);
+        let (a1, r1) = arrive(&mut w, 1);
+        let (a2, r2) = arrive(&mut w, 2);
+        assert_eq!((r1, r2), (0, 0));
+        assert!(a1.failed() && a2.failed());
+        let pass = Event {
+            value: a1.value,
+            ..Event::on(1, Kind::BarrierPass, 64)
+        };
+        assert!(!enabled(&w, &pass), "the round has not ended");
+        let (a3, r3) = arrive(&mut w, 3);
+        assert_eq!(r3, SERIAL_THREAD);
+        assert!(!a3.failed());
+        assert!(enabled(&w, &pass));
+        assert!(enables(&pass, &a3) && !enables(&pass, &a2));
+        assert_eq!(progress(&w, 64), (0, 3), "the next round starts empty");
+        // The next round's arrival counts again, without waking the old pass.
+        let (next, _) = arrive(&mut w, 2);
+        assert!(next.failed() && next.value == a1.value + 1);
+        assert!(enabled(&w, &pass));
+    }
+
+    #[test]
+    fn arrivals_race_and_a_pass_commutes_with_the_next_rounds_arrivals() {
+        let arrival = |t, failed: bool| Event {
+            flags: if failed { FLAG_FAILED } else { 0 },
+            ..Event::on(t, Kind::BarrierWait, 64)
+        };
+        assert!(dependent(&arrival(1, true), &arrival(2, true)));
+        let pass = Event::on(1, Kind::BarrierPass, 64);
+        assert!(dependent(&pass, &arrival(2, false)), "the round's end");
+        assert!(!dependent(&pass, &arrival(2, true)));
+    }
+}
