@@ -69,6 +69,13 @@ pub enum End {
         site: u32,
         what: u32,
     },
+    /// The execution ended, and has a data race (`--races`): the event at step `first`
+    /// and `second`, executed at `second_step` or pending at the end.
+    DataRace {
+        first: usize,
+        second: Event,
+        second_step: Option<usize>,
+    },
     /// An assumption was false: an infeasible execution.
     AssumeFail {
         tid: Tid,

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use cdpor_sched::ops::awaits;
 use cdpor_sched::{Event, Kind, Step, Tid};
 
+use crate::engine::hb::Later;
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{End, ExecOptions, Execution, Executor};
 use crate::program::Program;
@@ -46,6 +47,8 @@ pub struct RunOptions {
     pub unroll: u32,
     /// Condition waits may end without a signal.
     pub spurious_wakeups: bool,
+    /// Data races are errors (`--races`).
+    pub races: bool,
 }
 
 impl Default for RunOptions {
@@ -56,6 +59,7 @@ impl Default for RunOptions {
             nondet: (-1, 3),
             unroll: DEFAULT_UNROLL,
             spurious_wakeups: true,
+            races: false,
         }
     }
 }
@@ -69,6 +73,7 @@ pub enum ErrorKind {
     Livelock,
     Memory,
     Misuse,
+    DataRace,
 }
 
 impl ErrorKind {
@@ -81,6 +86,7 @@ impl ErrorKind {
             ErrorKind::Livelock => "livelock",
             ErrorKind::Memory => "memory",
             ErrorKind::Misuse => "misuse",
+            ErrorKind::DataRace => "data-race",
         }
     }
 }
@@ -108,6 +114,11 @@ impl Found {
             End::Abort { site, .. } => site.to_string(),
             End::Memory { site, fault, .. } => format!("{site}:{}", fault.what),
             End::Misuse { site, what, .. } => format!("{site}:{what}"),
+            End::DataRace { first, second, .. } => {
+                let mut sites = [x.events[*first].site, second.site];
+                sites.sort();
+                format!("{sites:?}")
+            }
             End::Crash {
                 site, signal, pc, ..
             } => format!("{site}:{signal}:{pc:#x}"),
@@ -207,6 +218,7 @@ fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
         End::Abort { .. } => Some(ErrorKind::Abort),
         End::Memory { .. } => Some(ErrorKind::Memory),
         End::Misuse { .. } => Some(ErrorKind::Misuse),
+        End::DataRace { .. } => Some(ErrorKind::DataRace),
         _ => None,
     }
 }
@@ -303,7 +315,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 break;
             }
         }
-        let execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
+        let mut execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
         runs += 1;
         if progress.on {
             // Only the live line shows them: no pass over every execution otherwise.
@@ -367,9 +379,23 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             pending: &execution.pending,
             end,
         };
+        let race = (opts.run.races && classify(&execution.end, opts.run.svcomp).is_none())
+            .then(|| crate::engine::data_race(&trace))
+            .flatten();
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
+        if let Some((first, later)) = race {
+            let (second, second_step) = match later {
+                Later::Event(i) => (execution.events[i], Some(i)),
+                Later::Pending(k) => (execution.pending[k].event, None),
+            };
+            execution.end = End::DataRace {
+                first,
+                second,
+                second_step,
+            };
+        }
         for &(site, n) in &execution.restricted {
             restricted.entry(site).or_insert(n);
         }

@@ -93,6 +93,10 @@ struct BuildArgs {
     /// which cdpor explores by default, except under --svcomp).
     #[arg(long)]
     no_spurious_wakeups: bool,
+    /// Report data races: accesses of different threads to the same bytes, one a write
+    /// and one not atomic, that no synchronization orders.
+    #[arg(long)]
+    races: bool,
 }
 
 fn parse_range(s: &str) -> Result<(i64, i64), String> {
@@ -129,6 +133,7 @@ impl BuildArgs {
             nondet: self.nondet_range,
             unroll: self.unroll,
             spurious_wakeups: !self.no_spurious_wakeups && !self.svcomp,
+            races: self.races,
         }
     }
 }

@@ -130,6 +130,9 @@ impl Namer<'_> {
             Kind::MutexDestroy => named("mutex destroy"),
             Kind::SemInit => (format!("sem init to {}", e.value), here()),
             Kind::SemWait => named("sem wait"),
+            Kind::SemTryWait if e.failed() && site_op.contains("timed") => {
+                named("sem timedwait (count 0: times out)")
+            }
             Kind::SemTryWait if e.failed() => named("sem trywait (count 0)"),
             Kind::SemTryWait => named("sem trywait"),
             Kind::SemPost => named("sem post"),
@@ -140,6 +143,11 @@ impl Namer<'_> {
             Kind::OnceEnd => named("once: initializer done"),
             Kind::RwInit => named("rwlock init"),
             Kind::RwDestroy => named("rwlock destroy"),
+            Kind::BarrierInit => (format!("barrier init for {}", e.value), here()),
+            Kind::BarrierWait if e.failed() => named("barrier wait: arrives"),
+            Kind::BarrierWait => named("barrier wait: arrives last (serial thread)"),
+            Kind::BarrierPass => named("barrier wait: round over, passes"),
+            Kind::BarrierDestroy => named("barrier destroy"),
             Kind::RdLock => named("read-lock"),
             Kind::WrLock => named("write-lock"),
             Kind::TryRdLock if e.failed() => named("try read-lock (write-locked)"),
@@ -317,6 +325,47 @@ impl Namer<'_> {
             End::Died(how) => format!("the program died: {how}"),
             End::Memory { tid, site, fault } => self.memory_error(*tid, *site, fault, x),
             End::Misuse { tid, site, what } => self.misuse(*tid, *site, *what, x),
+            End::DataRace {
+                first,
+                second,
+                second_step,
+            } => {
+                let access = |e: &Event| {
+                    let how = match e.kind() {
+                        Kind::Read => "reads",
+                        Kind::Write => "writes",
+                        Kind::Rmw | Kind::CmpXchg => "updates",
+                        _ => "accesses",
+                    };
+                    let atomic = if e.flags & FLAG_ATOMIC != 0
+                        || matches!(e.kind(), Kind::Rmw | Kind::CmpXchg)
+                    {
+                        "atomically "
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "{} {atomic}{how} {}{}",
+                        self.names.thread(e.tid()),
+                        self.accessed(e, x),
+                        at(&self.location(e.site))
+                    )
+                };
+                let a = &x.events[*first];
+                let when = match second_step {
+                    Some(s) => format!("steps {} and {}", first + 1, s + 1),
+                    None => format!(
+                        "step {} and the next step of {}",
+                        first + 1,
+                        self.names.thread(second.tid())
+                    ),
+                };
+                format!(
+                    "data race: {} and {}, with no synchronization between them ({when})",
+                    access(a),
+                    access(second)
+                )
+            }
             End::ReachError { tid, site } => {
                 let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
                 format!(
@@ -377,6 +426,11 @@ impl Namer<'_> {
             Kind::Join => format!("{} waits to join {}{loc}", t(b.tid), t(b.aux)),
             Kind::OnceBegin => format!(
                 "{} waits in pthread_once for {}'s initializer to finish{loc}",
+                t(b.tid),
+                self.object(b.addr, x)
+            ),
+            Kind::BarrierPass => format!(
+                "{} waits at barrier {} for the other threads of its round{loc}",
                 t(b.tid),
                 self.object(b.addr, x)
             ),
@@ -623,6 +677,7 @@ impl Namer<'_> {
             | End::ReachError { site, .. }
             | End::Memory { site, .. }
             | End::Misuse { site, .. } => self.location(*site),
+            End::DataRace { second, .. } => self.location(second.site),
             End::Deadlock | End::Livelock => first_waiter(&f.execution)
                 .map(|b| self.location(b.site))
                 .unwrap_or_default(),
@@ -773,6 +828,10 @@ fn error_thread(f: &Found) -> Tid {
         | End::Crash { tid, .. }
         | End::Memory { tid, .. }
         | End::Misuse { tid, .. }
+        | End::DataRace {
+            second: Event { tid, .. },
+            ..
+        }
         | End::ReachError { tid, .. } => *tid,
         End::Deadlock | End::Livelock => first_waiter(&f.execution).map_or(0, |b| b.tid()),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
@@ -795,6 +854,7 @@ pub fn verdict(s: &Summary) -> (&'static str, i32) {
 pub fn svcomp_verdict(s: &Summary) -> &'static str {
     match s.errors.first() {
         Some(f) if f.kind == ErrorKind::Assertion => "FALSE(unreach-call)",
+        Some(f) if f.kind == ErrorKind::DataRace => "FALSE(no-data-race)",
         None if s.complete() => "TRUE",
         _ => "UNKNOWN",
     }

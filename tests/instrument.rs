@@ -755,29 +755,28 @@ fn a_program_without_main_is_rejected() {
 }
 
 #[test]
-fn timed_semaphore_waits_are_rejected_with_their_call_site() {
-    let src = r#"#include <semaphore.h>
-#include <time.h>
+fn named_semaphores_are_rejected_with_their_call_site() {
+    let src = r#"#include <fcntl.h>
+#include <semaphore.h>
 sem_t s;
 int main(void) {
-    struct timespec ts = {0, 0};
     sem_init(&s, 0, 0);
 
-    sem_timedwait(&s, &ts);
+    sem_t *named = sem_open("/jobs", O_CREAT, 0600, 0);
     sem_destroy(&s);
-    return 0;
+    return named != 0;
 }
 "#;
     let e = reject(src);
     let BuildError::Rejected(Rejection::Unsupported { function, at, .. }) = &e else {
         panic!("expected Unsupported, got {e:?}");
     };
-    assert_eq!(function, "sem_timedwait");
-    assert!(at.ends_with("t.c:8"), "{at}");
+    assert_eq!(function, "sem_open");
+    assert!(at.ends_with("t.c:7"), "{at}");
     let text = e.to_string();
-    assert!(text.contains("`sem_timedwait`"), "{text}");
-    assert!(text.contains("t.c:8"), "{text}");
-    assert!(text.contains("timed waits"), "{text}");
+    assert!(text.contains("`sem_open`"), "{text}");
+    assert!(text.contains("t.c:7"), "{text}");
+    assert!(text.contains("named semaphores"), "{text}");
     assert!(e.is_compile_error());
 }
 
@@ -823,14 +822,14 @@ int main(void) {
 #[test]
 fn other_unsupported_functions_are_rejected_by_name() {
     for (call, name) in [
-        ("sem_t s; sem_timedwait(&s, 0);", "sem_timedwait"),
+        ("sem_open(\"/s\", 0);", "sem_open"),
         (
             "pthread_key_t k; pthread_key_create(&k, 0); pthread_mutex_consistent(0);",
             "pthread_mutex_consistent",
         ),
         (
-            "pthread_barrier_t b; pthread_barrier_wait(&b);",
-            "pthread_barrier_wait",
+            "pthread_barrierattr_t a; pthread_barrierattr_setpshared(&a, 1);",
+            "pthread_barrierattr_setpshared",
         ),
         ("fork();", "fork"),
     ] {

@@ -14,6 +14,7 @@
 #define CDPOR_K_NONDET 9
 #define CDPOR_K_LOCK 10
 #define CDPOR_K_TRYLOCK 11
+#define CDPOR_K_FREE 12
 #define CDPOR_K_UNLOCK 13
 #define CDPOR_K_MUTEXINIT 14
 #define CDPOR_K_MUTEXDESTROY 15
@@ -47,6 +48,10 @@
 #define CDPOR_K_TRYWRLOCK 52
 #define CDPOR_K_RWUNLOCK 53
 #define CDPOR_K_RWDESTROY 54
+#define CDPOR_K_BARRIERINIT 55
+#define CDPOR_K_BARRIERWAIT 56
+#define CDPOR_K_BARRIERPASS 57
+#define CDPOR_K_BARRIERDESTROY 58
 
 /* How a library call uses a range (runtime/sched/src/ops/memory.rs). */
 #define CDPOR_MODE_READ 1

@@ -325,6 +325,34 @@ void __cdpor_call_once(pthread_once_t *flag, void (*func)(void)) {
         once(flag, func);
 }
 
+/* ---- barriers (runtime/sched/src/ops/barrier.rs) ---- */
+
+int __cdpor_pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *attr,
+                                 unsigned count) {
+    (void)attr;
+    if (count == 0)
+        return EINVAL;
+    return cdpor_sync_value(CDPOR_K_BARRIERINIT, b, count, __cdpor_site);
+}
+
+int __cdpor_pthread_barrier_destroy(pthread_barrier_t *b) {
+    return cdpor_sync(CDPOR_K_BARRIERDESTROY, b, __cdpor_site);
+}
+
+int __cdpor_pthread_barrier_wait(pthread_barrier_t *b) {
+    return cdpor_barrier_wait(b, __cdpor_site);
+}
+
+int __cdpor_pthread_barrierattr_init(pthread_barrierattr_t *a) {
+    memset(a, 0, sizeof *a);
+    return 0;
+}
+
+int __cdpor_pthread_barrierattr_destroy(pthread_barrierattr_t *a) {
+    (void)a;
+    return 0;
+}
+
 /* ---- semaphores ----
  * The count is the first word of the sem_t (runtime/sched/src/ops/semaphore.rs). A process
  * has one address space here, so a shared semaphore (pshared) is the same object. */
@@ -359,6 +387,19 @@ int __cdpor_sem_wait(sem_t *s) {
 
 int __cdpor_sem_trywait(sem_t *s) {
     return sem_result(cdpor_sync(CDPOR_K_SEMTRYWAIT, s, __cdpor_site));
+}
+
+/* Time is not modelled: a timed wait is a trywait that returns ETIMEDOUT, which may time
+ * out whenever the count is 0 (scheduled after a post, it takes the unit). */
+int __cdpor_sem_timedwait(sem_t *s, const struct timespec *t) {
+    (void)t;
+    return sem_result(cdpor_sync_value(CDPOR_K_SEMTRYWAIT, s, 1, __cdpor_site));
+}
+
+int __cdpor_sem_clockwait(sem_t *s, clockid_t c, const struct timespec *t) {
+    (void)c;
+    (void)t;
+    return sem_result(cdpor_sync_value(CDPOR_K_SEMTRYWAIT, s, 1, __cdpor_site));
 }
 
 int __cdpor_sem_post(sem_t *s) {

@@ -1519,6 +1519,32 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
     cond_wait(cond, mutex, false, site)
 }
 
+/// `pthread_barrier_wait`: arrives, and unless that ended the round, waits for it to end
+/// (`ops::barrier`).
+#[no_mangle]
+pub extern "C" fn cdpor_barrier_wait(barrier: *mut c_void, site: u32) -> c_int {
+    if barrier.is_null() {
+        return libc::EINVAL;
+    }
+    let e = ex();
+    e.check_object(barrier as u64, ops::barrier::SIZE, site);
+    e.submit(Event {
+        site,
+        ..Event::on(0, Kind::BarrierWait, barrier as u64)
+    });
+    let e = ex();
+    let arrived = e.event_at(e.sched.step() - 1);
+    if !arrived.failed() {
+        return ops::barrier::SERIAL_THREAD;
+    }
+    e.submit(Event {
+        site,
+        value: arrived.value,
+        ..Event::on(0, Kind::BarrierPass, barrier as u64)
+    });
+    0
+}
+
 /// `pthread_cond_timedwait`: a wait that may also time out (`ops::cond`).
 #[no_mangle]
 pub extern "C" fn cdpor_cond_timedwait(cond: *mut c_void, mutex: *mut c_void, site: u32) -> c_int {

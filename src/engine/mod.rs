@@ -547,3 +547,38 @@ fn asleep(sleep: &[Event]) -> ThreadSet {
         s
     })
 }
+
+/// A data race of an execution: two memory accesses of different threads to overlapping
+/// bytes, at least one a write and at least one not atomic, that race (they conflict and
+/// nothing but their own conflict orders them: they could run one right after the
+/// other). The earlier access, and the later one (executed or pending). Every data race
+/// of a program is such a race in some trace, and every algorithm explores every trace.
+pub fn data_race(trace: &Trace) -> Option<(usize, hb::Later)> {
+    let scope = hb::Scope {
+        from: 0,
+        kill: false,
+        with_pending: true,
+        cut: false,
+        reads_commute: true,
+    };
+    let (_, races) = hb::analyze(trace.events, trace.enabled, trace.pending, scope);
+    let access = |e: &Event| {
+        matches!(
+            e.kind(),
+            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy | Kind::Lib
+        )
+    };
+    let atomic = |e: &Event| {
+        matches!(e.kind(), Kind::Rmw | Kind::CmpXchg)
+            || e.flags & cdpor_sched::event::FLAG_ATOMIC != 0
+                && matches!(e.kind(), Kind::Read | Kind::Write)
+    };
+    races.into_iter().find_map(|r| {
+        let a = &trace.events[r.earlier];
+        let b = match r.later {
+            hb::Later::Event(i) => &trace.events[i],
+            hb::Later::Pending(k) => &trace.pending[k].event,
+        };
+        (access(a) && access(b) && !(atomic(a) && atomic(b))).then_some((r.earlier, r.later))
+    })
+}

@@ -176,6 +176,14 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("sem_trywait", "sem_trywait"),
     ("sem_post", "sem_post"),
     ("sem_getvalue", "sem_getvalue"),
+    ("sem_timedwait", "sem_timedwait"),
+    ("sem_clockwait", "sem_clockwait"),
+    // barriers
+    ("pthread_barrier_init", "pthread_barrier_init"),
+    ("pthread_barrier_destroy", "pthread_barrier_destroy"),
+    ("pthread_barrier_wait", "pthread_barrier_wait"),
+    ("pthread_barrierattr_init", "pthread_barrierattr_init"),
+    ("pthread_barrierattr_destroy", "pthread_barrierattr_destroy"),
     // thread-specific data
     ("pthread_key_create", "pthread_key_create"),
     ("pthread_key_delete", "pthread_key_delete"),
@@ -257,12 +265,10 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         Some("this condition-variable function is not supported yet")
     } else if name.starts_with("pthread_rwlockattr_") {
         Some("only the default (reader-preferring) kind of read-write lock is modelled")
-    } else if name.starts_with("pthread_barrier_") {
-        Some("barriers are not supported yet")
+    } else if name.starts_with("pthread_barrierattr_") {
+        Some("only process-private barriers with default attributes are modelled")
     } else if name.starts_with("pthread_") {
         Some("this pthread function is not supported yet")
-    } else if name == "sem_timedwait" || name == "sem_clockwait" {
-        Some("timed waits are not supported yet")
     } else if name.starts_with("sem_") {
         Some("named semaphores are not supported yet")
     } else if ["thrd_", "mtx_", "cnd_", "tss_"]

@@ -119,10 +119,19 @@ pub enum Kind {
     /// `pthread_rwlock_unlock`; `rwlock::FLAG_READER`: it released a read lock.
     RwUnlock = 53,
     RwDestroy = 54,
+    /// `pthread_barrier_init` of the barrier at `addr` for `value` threads
+    /// (`ops::barrier`).
+    BarrierInit = 55,
+    /// `pthread_barrier_wait`, first half: arrives in the current round (recorded in
+    /// `value`); `FLAG_FAILED`: it was not the last arrival, which ends the round.
+    BarrierWait = 56,
+    /// `pthread_barrier_wait`, second half: waits for round `value` to end.
+    BarrierPass = 57,
+    BarrierDestroy = 58,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 45] = [
+    pub const ALL: [Kind; 49] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -168,6 +177,10 @@ impl Kind {
         Kind::TryWrLock,
         Kind::RwUnlock,
         Kind::RwDestroy,
+        Kind::BarrierInit,
+        Kind::BarrierWait,
+        Kind::BarrierPass,
+        Kind::BarrierDestroy,
     ];
 
     pub fn from_u8(k: u8) -> Option<Kind> {
@@ -218,6 +231,10 @@ impl Kind {
             52 => TryWrLock,
             53 => RwUnlock,
             54 => RwDestroy,
+            55 => BarrierInit,
+            56 => BarrierWait,
+            57 => BarrierPass,
+            58 => BarrierDestroy,
             _ => return None,
         })
     }
@@ -276,6 +293,10 @@ impl Kind {
             TryWrLock => "trywrlock",
             RwUnlock => "rwlock-unlock",
             RwDestroy => "rwlock-destroy",
+            BarrierInit => "barrier-init",
+            BarrierWait => "barrier-wait",
+            BarrierPass => "barrier-pass",
+            BarrierDestroy => "barrier-destroy",
             AssumeFail => "assume-fail",
             Await => "await",
         }
@@ -531,7 +552,7 @@ mod tests {
             assert_eq!(Kind::from_u8(k as u8), Some(k));
         }
         assert_eq!(Kind::from_u8(0), None);
-        assert_eq!(Kind::from_u8(12), None);
+        assert_eq!(Kind::from_u8(23), None);
     }
 
     #[test]

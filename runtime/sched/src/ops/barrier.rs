@@ -92,7 +92,7 @@ pub fn progress<W: World>(w: &W, b: u64) -> (u32, u32) {
 mod tests {
     use super::*;
     use crate::ops::testing::TestWorld;
-    use crate::ops::{dependent, enabled, enables, execute};
+    use crate::ops::{dependent, enabled, execute};
 
     fn arrive(w: &mut TestWorld, t: u32) -> (Event, i32) {
         let mut e = Event::on(t, Kind::BarrierWait, 64);

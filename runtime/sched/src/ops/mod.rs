@@ -16,6 +16,7 @@
 //! kind. Adding a primitive means adding its module and its arms here.
 
 pub mod awaits;
+pub mod barrier;
 pub mod cond;
 pub mod memory;
 pub mod mutex;
@@ -117,6 +118,7 @@ pub fn footprint(e: &Event) -> Footprint {
         RwInit | RdLock | TryRdLock | WrLock | TryWrLock | RwUnlock | RwDestroy => {
             rwlock::footprint(e)
         }
+        BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::footprint(e),
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
@@ -193,6 +195,7 @@ pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
         Kind::Await => awaits::enables(e, c_step),
         Kind::SemWait => semaphore::enables(e, c),
         Kind::OnceBegin => once::enables(e, c),
+        Kind::BarrierPass => barrier::enables(e, c),
         _ => false,
     }
 }
@@ -287,6 +290,7 @@ pub fn enabled<W: World>(w: &W, e: &Event) -> bool {
         Kind::SemWait => semaphore::enabled(w, e),
         Kind::OnceBegin => once::enabled(w, e),
         Kind::RdLock | Kind::WrLock => rwlock::enabled(w, e),
+        Kind::BarrierPass => barrier::enabled(w, e),
         _ => true,
     }
 }
@@ -358,6 +362,7 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         RwInit | RdLock | TryRdLock | WrLock | TryWrLock | RwUnlock | RwDestroy => {
             rwlock::execute(w, e)
         }
+        BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::execute(w, e),
         _ => 0,
     }
 }

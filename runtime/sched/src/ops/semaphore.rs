@@ -49,6 +49,8 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
 /// Executes `e`; returns 0, an error number, or for `sem_getvalue` the count.
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
     let count = w.sync_word(e.addr);
+    // A trywait announced with `value` 1 is `sem_timedwait`.
+    let timed = e.kind() == Kind::SemTryWait && e.value != 0;
     if e.kind() != Kind::SemInit {
         e.value = count as u64;
     }
@@ -58,7 +60,11 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
         Kind::SemTryWait if count > 0 => w.set_sync_word(e.addr, count - 1),
         Kind::SemTryWait => {
             e.flags |= FLAG_FAILED;
-            return libc_errno::EAGAIN;
+            return if timed {
+                libc_errno::ETIMEDOUT
+            } else {
+                libc_errno::EAGAIN
+            };
         }
         Kind::SemPost if count >= VALUE_MAX => return libc_errno::EOVERFLOW,
         Kind::SemPost => w.set_sync_word(e.addr, count + 1),
@@ -71,6 +77,7 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
 pub mod libc_errno {
     pub const EAGAIN: i32 = 11;
     pub const EOVERFLOW: i32 = 75;
+    pub const ETIMEDOUT: i32 = 110;
 }
 
 #[cfg(test)]
