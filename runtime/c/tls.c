@@ -56,6 +56,9 @@ static struct {
 } keys[KEYS];
 
 static const void *values[CDPOR_MAX_THREADS][KEYS];
+/* Keys ever created in this execution: a thread's exit looks no further when none was
+ * (every thread exit runs cdpor_key_destructors). */
+static unsigned created;
 
 uint64_t cdpor_keys_state;
 
@@ -69,6 +72,8 @@ int __cdpor_pthread_key_create(pthread_key_t *key, void (*destructor)(void *)) {
             continue;
         keys[k].used = 1;
         keys[k].destructor = destructor;
+        if (k >= created)
+            created = k + 1;
         /* A key number used before starts with no values. */
         for (unsigned t = 0; t < CDPOR_MAX_THREADS; t++)
             values[t][k] = NULL;
@@ -102,10 +107,12 @@ int __cdpor_pthread_setspecific(pthread_key_t key, const void *value) {
 }
 
 void cdpor_key_destructors(uint32_t site) {
+    if (!created)
+        return;
     const void **v = mine();
     for (int round = 0; round < PTHREAD_DESTRUCTOR_ITERATIONS; round++) {
         int ran = 0;
-        for (unsigned k = 0; k < KEYS; k++) {
+        for (unsigned k = 0; k < created; k++) {
             if (!v[k] || !keys[k].used || !keys[k].destructor)
                 continue;
             if (!ran)
