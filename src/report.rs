@@ -1,8 +1,8 @@
 //! What the user sees: the failing interleaving one event per line, deadlock waits, the
 //! JSON object of DESIGN §4, and the exit status.
 
-use cdpor_sched::event::{FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, rwlock, Misuse, Mode};
+use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::ops::{cond, rwlock, Misuse};
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
@@ -193,6 +193,15 @@ impl Namer<'_> {
             Kind::ProcessExit => (format!("exit({})", e.value as i64), String::new()),
             Kind::AssertFail => ("assert fails".to_string(), String::new()),
             Kind::Abort => ("abort".to_string(), String::new()),
+            Kind::Crash if matches!(e.value, CRASH_MEMORY | CRASH_MISUSE) => {
+                let what = if e.value == CRASH_MEMORY {
+                    "memory error"
+                } else {
+                    "misuse"
+                };
+                let op = Kind::from_u8(e.replaced).map_or("", |k| k.name());
+                (format!("{op}: {what}"), here())
+            }
             Kind::Crash => {
                 let sig = signal_name(e.value as i32);
                 let at = if matches!(e.value as i32, libc::SIGSEGV | libc::SIGBUS) {
@@ -207,7 +216,7 @@ impl Namer<'_> {
         let value = (e.flags & FLAG_VALUE != 0 && e.kind() != Kind::Nondet)
             .then(|| show_value(e.value, e.len));
         let mut location = self.location(e.site);
-        if e.kind() == Kind::Crash {
+        if e.kind() == Kind::Crash && !matches!(e.value, CRASH_MEMORY | CRASH_MISUSE) {
             location = self.crash_location(e.arg, e.aux, e.site);
         } else if location.is_empty() && e.kind() == Kind::ProcessExit {
             location = "return from main".into();
@@ -555,8 +564,9 @@ impl Namer<'_> {
         };
         match Misuse::from_u32(what) {
             Some(Misuse::UnlockNotHeld) => {
-                let holder = match e.kind() {
-                    Kind::RwUnlock => String::new(),
+                // The crash in its place keeps the operation's kind.
+                let holder = match Kind::from_u8(e.replaced) {
+                    Some(Kind::RwUnlock) => String::new(),
                     _ => match holder(&x.events[..x.events.len() - 1], e.addr) {
                         Some(h) => format!(" (held by {})", self.names.thread(h)),
                         None => " (held by no thread)".to_string(),
@@ -605,20 +615,12 @@ impl Namer<'_> {
             }
             s
         };
-        // The range of the last event's that the fault is about.
-        let how = x
-            .events
-            .last()
-            .and_then(|e| {
-                let fp = cdpor_sched::ops::footprint(e);
-                let r = fp.ranges().find(|r| r.lo == f.addr).copied();
-                r
-            })
-            .map_or("accesses", |r| match r.mode {
-                Mode::Read => "reads",
-                Mode::Write => "writes",
-                Mode::ReadWrite => "updates",
-            });
+        let how = match f.access {
+            1 => "reads",
+            2 => "writes",
+            3 => "updates",
+            _ => "accesses",
+        };
         match MemError::from_u32(f.what) {
             MemError::UseAfterFree => format!(
                 "use after free: thread {who}{place} {how} {} bytes at offset {} of {}",

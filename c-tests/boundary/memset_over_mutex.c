@@ -6,9 +6,9 @@
  *
  * cdpor-test
  * run: ; verdict=error kind=misuse location=memset_over_mutex.c:29 contains="unlocks m, which it does not hold (held by no thread)"
- * run: --keep-going --algorithm source ; verdict=error executions=52 failing=46 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
- * run: --keep-going --algorithm classic ; verdict=error executions=76 failing=70 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
- * run: --keep-going ; verdict=error executions=52 failing=46 blocked=0 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
+ * run: --keep-going --algorithm source ; verdict=error executions=58 failing=52 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
+ * run: --keep-going --algorithm classic ; verdict=error executions=88 failing=82 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
+ * run: --keep-going ; verdict=error executions=58 failing=52 blocked=0 errors=assertion@memset_over_mutex.c:26,misuse@memset_over_mutex.c:29
  * run: -DRESET_FIRST ; verdict=safe executions=2 blocked=0
  * run: -DRESET_FIRST --algorithm none ; verdict=safe executions=14421
  * run: -DRESET_FIRST --algorithm source ; verdict=safe

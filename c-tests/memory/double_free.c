@@ -5,7 +5,7 @@
  *
  * cdpor-test
  * run: ; verdict=error kind=memory location=double_free.c:34 contains="double free: thread T2 at c-tests/memory/double_free.c:34 frees again a heap block of 32 bytes allocated by T0 at c-tests/memory/double_free.c:40 and freed by T1 at c-tests/memory/double_free.c:34"
- * run: --keep-going ; verdict=error executions=2 failing=2
+ * run: --keep-going ; verdict=error executions=2 failing=2 blocked=0
  * run: --algorithm source --keep-going ; verdict=error executions=2 failing=2
  * run: --algorithm classic --keep-going ; verdict=error failing=8 errors=memory@double_free.c:34
  * run: -DFIXED ; verdict=safe executions=2

@@ -8,7 +8,7 @@
  * run: ; verdict=safe executions=1
  * run: --algorithm source ; verdict=safe executions=1
  * run: -DBUG ; verdict=error kind=memory location=heap_overflow.c:29 contains="heap access out of bounds: thread T2 at c-tests/memory/heap_overflow.c:29 writes 4 bytes at offset 32 of a heap block of 32 bytes allocated by T0 at c-tests/memory/heap_overflow.c:34"
- * run: -DBUG --keep-going ; verdict=error executions=1 failing=1
+ * run: -DBUG --keep-going ; verdict=error executions=2 failing=2
  * run: -DSTRING ; verdict=error kind=memory location=heap_overflow.c:37 contains="thread T0 at c-tests/memory/heap_overflow.c:37 writes 6 bytes at offset 0 of a heap block of 5 bytes"
  */
 #include <pthread.h>

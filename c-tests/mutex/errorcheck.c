@@ -7,8 +7,8 @@
  * cdpor-test
  * run: ; verdict=safe executions=1
  * run: --algorithm none ; verdict=safe executions=6
- * run: -DRELOCK ; verdict=error kind=misuse location=errorcheck.c:39 contains="misuse: thread T0 at c-tests/mutex/errorcheck.c:39 locks the error-checking mutex m, which it already holds"
- * run: -DSTRANGER --keep-going ; verdict=error kind=misuse executions=4 failing=4 errors=misuse@errorcheck.c:25
+ * run: -DRELOCK --keep-going ; verdict=error blocked=0 kind=misuse location=errorcheck.c:39 contains="misuse: thread T0 at c-tests/mutex/errorcheck.c:39 locks the error-checking mutex m, which it already holds"
+ * run: -DSTRANGER --keep-going ; verdict=error kind=misuse executions=4 failing=4 blocked=0 errors=misuse@errorcheck.c:25
  * run: -DSTRANGER --keep-going --algorithm none ; verdict=error executions=6 failing=6 errors=misuse@errorcheck.c:25
  */
 #include <assert.h>

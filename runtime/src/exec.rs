@@ -17,7 +17,8 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::ptr;
 
 use cdpor_sched::event::{
-    FLAG_FAILED, FLAG_RESTRICTED, FLAG_SCAN, FLAG_SILENT, FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE,
+    CRASH_MEMORY, CRASH_MISUSE, FLAG_FAILED, FLAG_RESTRICTED, FLAG_SCAN, FLAG_SILENT,
+    FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE, OUTCOME_FLAGS,
 };
 use cdpor_sched::ops::awaits::{self, Watch};
 use cdpor_sched::ops::memory::Summary;
@@ -68,6 +69,18 @@ extern "C" {
 }
 
 /// A `Lib` event of thread `tid` over `r`.
+/// The crash that takes the place of `ev`, which failed as it executed (`why`: a
+/// `CRASH_*` value).
+fn failing(ev: &Event, why: u64) -> Event {
+    Event {
+        kind: Kind::Crash as u8,
+        value: why,
+        replaced: ev.kind,
+        flags: ev.flags & !OUTCOME_FLAGS,
+        ..*ev
+    }
+}
+
 fn lib_event(r: &Ranges, site: u32) -> Event {
     let len = |n: u64| n.min(u32::MAX as u64) as u32;
     Event {
@@ -234,7 +247,7 @@ const UNUSED: Thread = Thread {
         kind: 0,
         flags: 0,
         modes: 0,
-        _pad: 0,
+        replaced: 0,
     },
     sp: ptr::null_mut(),
     parent: NO_PARENT,
@@ -821,7 +834,7 @@ impl Exec {
         let t = self.cur;
         if self.strict {
             if let Some(m) = ops::misuse(self, ev) {
-                self.record(*ev);
+                self.record(failing(ev, CRASH_MISUSE));
                 self.finish_at(Outcome::Misuse, t, ev.site, m as i64)
             }
         }
@@ -913,11 +926,12 @@ impl Exec {
             // Whether the bytes are still a block's (or a live thread's stack) is decided
             // now, as the access executes.
             for r in ops::footprint(ev).ranges() {
-                if let Err(f) = heap::check(r.lo, r.hi - r.lo) {
-                    self.memory_error(ev, f)
-                }
-                if let Some(f) = self.dead_stack(r.lo, r.hi - r.lo) {
-                    self.memory_error(ev, f)
+                let fault = heap::check(r.lo, r.hi - r.lo)
+                    .err()
+                    .or_else(|| self.dead_stack(r.lo, r.hi - r.lo));
+                if let Some(f) = fault {
+                    let access = u32::from(r.mode.reads()) | u32::from(r.mode.writes()) << 1;
+                    self.memory_error(ev, MemFault { access, ..f })
                 }
             }
         }
@@ -943,9 +957,11 @@ impl Exec {
         })
     }
 
-    /// The access (or free) `ev` is a memory error: it is the last event.
+    /// The access (or free) `ev` is a memory error: a crash takes its place, the last
+    /// event (which conflicts with everything, so every order that reaches the error
+    /// another way is explored too).
     fn memory_error(&mut self, ev: &Event, f: MemFault) -> ! {
-        self.record(*ev);
+        self.record(failing(ev, CRASH_MEMORY));
         self.hdr().mem = f;
         self.finish_at(Outcome::Memory, ev.tid, ev.site, 0)
     }

@@ -303,6 +303,14 @@ impl Kind {
     }
 }
 
+/// `value` of a `Crash` that replaces an operation found, as it executed, to be a memory
+/// error or a misuse of its object (the execution's outcome says which): the program
+/// ends there, as at a crash. It keeps the operation's fields, and its kind in
+/// `replaced`: its footprint is the operation's, so it races with what made the
+/// operation fail (the free before a use, the unlock before a second unlock).
+pub const CRASH_MEMORY: u64 = 1 << 32;
+pub const CRASH_MISUSE: u64 = 2 << 32;
+
 /// Flag: the access is an atomic instruction (for reports only).
 pub const FLAG_ATOMIC: u8 = 1;
 /// Flag: `value` holds the value read or written.
@@ -364,7 +372,9 @@ pub struct Event {
     pub flags: u8,
     /// `Lib` events: the modes of the two ranges (`ops::memory::modes`).
     pub modes: u8,
-    pub _pad: u8,
+    /// A `Crash` that took the place of an operation that failed as it executed (a
+    /// memory error, a misuse): that operation's kind, whose footprint it keeps.
+    pub replaced: u8,
 }
 
 impl Event {

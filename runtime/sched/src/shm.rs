@@ -201,6 +201,9 @@ pub struct MemFault {
     pub alloc_tid: Tid,
     pub free_site: u32,
     pub free_tid: Tid,
+    /// How the access used the bytes: 1 read, 2 write, 3 both (0 for a free).
+    pub access: u32,
+    pub _pad: u32,
 }
 
 /// What a thread was doing when the execution ended.

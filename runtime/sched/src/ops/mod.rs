@@ -122,6 +122,12 @@ pub fn footprint(e: &Event) -> Footprint {
         // They conflict with everything instead (`dependent`).
         // The end of an atomic section that ended the program: what the section accessed.
         AssertFail | Abort | AssumeFail if e.flags & FLAG_SCAN != 0 => memory::section_footprint(e),
+        // An operation that failed as it executed: what it would have touched.
+        Crash if e.replaced != 0 => footprint(&Event {
+            kind: e.replaced,
+            replaced: 0,
+            ..*e
+        }),
         ProcessExit | AssertFail | Abort | Crash | AssumeFail => Footprint::NONE,
     }
 }
