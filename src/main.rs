@@ -317,15 +317,20 @@ fn run(args: RunArgs) -> ExitCode {
     let program = match build(&args.build) {
         Ok(p) => p,
         Err(e) => {
-            let verdict = if e.is_compile_error() {
-                "compile-error"
-            } else {
-                "unknown"
+            // A ^C or SIGTERM reaches clang and the linker too: their failure is not the
+            // program's.
+            let (verdict, message) = match cdpor::interrupt::requested() {
+                Some(sig) => (
+                    "unknown",
+                    format!("interrupted (signal {sig}) while building the program"),
+                ),
+                None if e.is_compile_error() => ("compile-error", e.to_string()),
+                None => ("unknown", e.to_string()),
             };
             return fail_json(
                 json_out,
                 verdict,
-                e.to_string(),
+                message,
                 algorithm,
                 args.threads,
                 args.build.svcomp,
