@@ -2,7 +2,7 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, rwlock, Misuse};
+use cdpor_sched::ops::{cond, memory, rwlock, Misuse};
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
@@ -338,43 +338,7 @@ impl Namer<'_> {
                 first,
                 second,
                 second_step,
-            } => {
-                let access = |e: &Event| {
-                    let how = match e.kind() {
-                        Kind::Read => "reads",
-                        Kind::Write => "writes",
-                        Kind::Rmw | Kind::CmpXchg => "updates",
-                        _ => "accesses",
-                    };
-                    let atomic = if e.flags & FLAG_ATOMIC != 0
-                        || matches!(e.kind(), Kind::Rmw | Kind::CmpXchg)
-                    {
-                        "atomically "
-                    } else {
-                        ""
-                    };
-                    format!(
-                        "{} {atomic}{how} {}{}",
-                        self.names.thread(e.tid()),
-                        self.accessed(e, x),
-                        at(&self.location(e.site))
-                    )
-                };
-                let a = &x.events[*first];
-                let when = match second_step {
-                    Some(s) => format!("steps {} and {}", first + 1, s + 1),
-                    None => format!(
-                        "step {} and the next step of {}",
-                        first + 1,
-                        self.names.thread(second.tid())
-                    ),
-                };
-                format!(
-                    "data race: {} and {}, with no synchronization between them ({when})",
-                    access(a),
-                    access(second)
-                )
-            }
+            } => self.data_race(*first, second, *second_step, x),
             End::ReachError { tid, site } => {
                 let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
                 format!(
@@ -548,6 +512,44 @@ impl Namer<'_> {
                 call
             }
         })
+    }
+
+    /// A data race between the event at step `first` and `second`.
+    fn data_race(
+        &self,
+        first: usize,
+        second: &Event,
+        second_step: Option<usize>,
+        x: &Execution,
+    ) -> String {
+        let access = |e: &Event| {
+            let how = match e.kind() {
+                Kind::Read => "reads",
+                Kind::Write => "writes",
+                Kind::Rmw | Kind::CmpXchg => "updates",
+                _ => "accesses",
+            };
+            let atomic = if memory::atomic(e) { "atomically " } else { "" };
+            format!(
+                "{} {atomic}{how} {}{}",
+                self.names.thread(e.tid()),
+                self.accessed(e, x),
+                at(&self.location(e.site))
+            )
+        };
+        let when = match second_step {
+            Some(s) => format!("steps {} and {}", first + 1, s + 1),
+            None => format!(
+                "step {} and the next step of {}",
+                first + 1,
+                self.names.thread(second.tid())
+            ),
+        };
+        format!(
+            "data race: {} and {}, with no synchronization between them ({when})",
+            access(&x.events[first]),
+            access(second)
+        )
     }
 
     /// A misuse of a synchronization object by the last event.

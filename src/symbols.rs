@@ -5,19 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use cdpor_sched::layout;
 use cdpor_sched::shm::Alloc;
-use cdpor_sched::MAX_THREADS;
 
 use crate::instrument::{Site, TlsVar};
 use crate::schedule::Names;
-
-const STACK_BASE: u64 = 0x1000_0000_0000;
-const STACK_SLOT: u64 = 8 << 20;
-const HEAP_BASE: u64 = 0x2000_0000_0000;
-const HEAP_END: u64 = HEAP_BASE + ((MAX_THREADS as u64) << 32);
-/// Threads' blocks of thread-local variables (`runtime/src/layout.rs`).
-const TLS_BASE: u64 = 0x4000_0000_0000;
-const TLS_SLOT: u64 = 1 << 20;
 
 struct Symbol {
     addr: u64,
@@ -127,7 +119,7 @@ impl Symbols {
         {
             return "a constant".into();
         }
-        if (HEAP_BASE..HEAP_END).contains(&addr) {
+        if layout::in_heap(addr) {
             let i = allocs.partition_point(|a| a.addr <= addr);
             if let Some(a) = i
                 .checked_sub(1)
@@ -143,20 +135,16 @@ impl Symbols {
             }
             return format!("heap@{addr:#x}");
         }
-        if let Some(off) = addr
-            .checked_sub(TLS_BASE)
-            .filter(|&o| o < TLS_SLOT * MAX_THREADS as u64)
-        {
-            let owner = names.thread((off / TLS_SLOT) as u32);
-            let off = off % TLS_SLOT;
+        if let Some((t, off)) = layout::tls_owner(addr) {
+            let owner = names.thread(t);
             if let Some(v) =
                 (self.tls.iter()).find(|v| (v.offset..v.offset + v.size).contains(&off))
             {
                 return offset(&format!("{} ({owner}'s)", v.name), off - v.offset);
             }
         }
-        if (STACK_BASE..STACK_BASE + MAX_THREADS as u64 * STACK_SLOT).contains(&addr) {
-            let owner = names.thread(((addr - STACK_BASE) / STACK_SLOT) as u32);
+        if let Some((t, _)) = layout::stack_owner(addr) {
+            let owner = names.thread(t);
             return match local {
                 Some(v) => format!("{v} ({owner}'s stack)"),
                 None => format!("{owner}'s stack@{addr:#x}"),

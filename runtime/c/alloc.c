@@ -25,23 +25,23 @@ void __cdpor_free(void *p) {
 }
 
 /* The old block is freed (an event that writes it whole, so it conflicts with every
- * access to it) and copied; the new block is fresh, so no other thread can see its bytes
- * yet. As glibc's, realloc(p, 0) frees p and returns NULL. */
+ * access to it) and copied, its bytes being still there; the new block is fresh, so no
+ * other thread can see its bytes yet. As glibc's, realloc(p, 0) frees p and returns
+ * NULL. (Unlike glibc's, a realloc that finds no memory has freed p: a thread's arena
+ * holds 4 GiB.) */
 void *__cdpor_realloc(void *p, size_t size) {
     uint32_t site = __cdpor_site;
     if (!p)
         return cdpor_heap_alloc(size, 16, site);
-    if (size == 0) {
-        __cdpor_free(p);
-        return NULL;
-    }
-    void *q = cdpor_heap_alloc(size, 16, site);
-    if (!q)
-        return NULL;
     if (cdpor_heap_free(p, site))
         return realloc(p, size);
-    uint64_t old = cdpor_heap_size(p);
-    memcpy(q, p, old < size ? old : size);
+    if (size == 0)
+        return NULL;
+    void *q = cdpor_heap_alloc(size, 16, site);
+    if (q) {
+        uint64_t old = cdpor_heap_size(p);
+        memcpy(q, p, old < size ? old : size);
+    }
     return q;
 }
 

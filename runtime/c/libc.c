@@ -291,14 +291,6 @@ void cdpor_read_string(const char *s, size_t max, uint32_t site) {
         event(max == SIZE_MAX ? fp_read_a : fp_read_a_n, &c, site);
 }
 
-static void fp_read_n(const void *ctx, cdpor_ranges *r);
-
-/* realloc reads the block it copies. */
-void cdpor_read_block(const void *p, size_t n, uint32_t site) {
-    struct call c = {.a = p, .n = n};
-    if (n)
-        event(fp_read_n, &c, site);
-}
 
 /* ---- the printf family ----
  * Its %s arguments are reads of the strings (as far as a precision allows), %n a write,

@@ -6,10 +6,6 @@
 #include <stdint.h>
 
 #define CDPOR_MAX_THREADS 256 /* runtime/sched/src/event.rs: MAX_THREADS */
-/* Each thread's block of thread-local variables (runtime/src/layout.rs). */
-#define CDPOR_TLS_BASE 0x400000000000ULL
-#define CDPOR_TLS_SLOT (1ULL << 20)
-
 
 /* Set by instrumented code right before each call to a redirected function. */
 extern uint32_t __cdpor_site;
@@ -34,16 +30,16 @@ void cdpor_lib(cdpor_footprint fp, const void *ctx, uint32_t site);
 void cdpor_private(uint64_t addr, uint64_t len);
 void cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t n, uint32_t site);
 
-/* libc.c, for alloc.c: the reads of strdup's source and realloc's old block. */
+/* libc.c, for alloc.c: the read of strdup's source. */
 void cdpor_read_string(const char *s, size_t max, uint32_t site);
-void cdpor_read_block(const void *p, size_t n, uint32_t site);
 /* libc.c: an event on an object of the runtime's that stands for hidden library state. */
 void cdpor_state_event(uint64_t *object, uint32_t mode, uint32_t site);
 /* tls.c, called by the runtime when a thread exits: its thread-specific data's
  * destructors. */
 void cdpor_key_destructors(uint32_t site);
-/* Ends the execution: the program does what cdpor cannot model. */
-_Noreturn void cdpor_unsupported(const char *what, uint32_t site);
+/* The current thread's block of `size` bytes of thread-local variables, made accessible
+ * (runtime/sched/src/layout.rs). */
+void *cdpor_tls_block(uint64_t size);
 /* The result of the current thread's last join: the joined thread's value. */
 uint64_t cdpor_joined_value(void);
 /* libc.c, called by the fork server before any execution. */

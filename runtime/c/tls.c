@@ -18,7 +18,6 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <threads.h>
 
 #include "kinds.h"
@@ -37,11 +36,7 @@ void *__cdpor_tls(const struct tls_var *vars, uint64_t n, uint64_t size) {
     uint32_t t = cdpor_current_tid() % CDPOR_MAX_THREADS;
     if (blocks[t])
         return blocks[t];
-    char *block = (char *)(uintptr_t)(CDPOR_TLS_BASE + (uint64_t)t * CDPOR_TLS_SLOT);
-    if (size > CDPOR_TLS_SLOT)
-        cdpor_unsupported("thread-local variables of more than 1 MiB in all", __cdpor_site);
-    if (size && mprotect(block, (size + 4095) & ~(uint64_t)4095, PROT_READ | PROT_WRITE) != 0)
-        cdpor_unsupported("cannot map a thread's thread-local variables", __cdpor_site);
+    char *block = cdpor_tls_block(size);
     for (uint64_t i = 0; i < n; i++)
         memcpy(block + vars[i].offset, vars[i].init, vars[i].size);
     blocks[t] = block;

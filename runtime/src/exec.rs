@@ -30,8 +30,8 @@ use cdpor_sched::shm::{
 };
 use cdpor_sched::{Event, Kind, Pick, Scheduler, Step, ThreadSet, Tid, MAX_THREADS};
 
-use crate::layout::{stack_top, STACK_BASE, STACK_GUARD, STACK_SLOT};
 use crate::{ffi, heap, probe, Global};
+use cdpor_sched::layout::{self, stack_bottom, stack_top, STACK_GUARD, STACK_SLOT};
 
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,7 +68,6 @@ extern "C" {
     fn cdpor_protected_footprint(fp: Footprint, ctx: *const c_void, out: *mut Ranges) -> c_int;
 }
 
-/// A `Lib` event of thread `tid` over `r`.
 /// The crash that takes the place of `ev`, which failed as it executed (`why`: a
 /// `CRASH_*` value).
 fn failing(ev: &Event, why: u64) -> Event {
@@ -81,6 +80,7 @@ fn failing(ev: &Event, why: u64) -> Event {
     }
 }
 
+/// A `Lib` event over `r`.
 fn lib_event(r: &Ranges, site: u32) -> Event {
     let len = |n: u64| n.min(u32::MAX as u64) as u32;
     Event {
@@ -941,17 +941,13 @@ impl Exec {
     /// An access to the stack of a thread that has exited: its locals are gone (POSIX
     /// leaves the access undefined), whichever thread it is.
     fn dead_stack(&self, addr: u64, len: u64) -> Option<MemFault> {
-        let off = addr.wrapping_sub(STACK_BASE);
-        let owner = off / STACK_SLOT;
-        if owner >= MAX_THREADS as u64 || owner == self.cur as u64 {
-            return None;
-        }
+        let (owner, _) = layout::stack_owner(addr).filter(|&(t, _)| t != self.cur)?;
         let th = &self.threads[owner as usize];
         (th.status == Status::Finished).then(|| MemFault {
             what: MemError::DeadStack as u32,
             addr,
             len,
-            alloc_tid: owner as Tid,
+            alloc_tid: owner,
             free_site: th.last_site,
             ..MemFault::default()
         })
@@ -1460,11 +1456,10 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     unsafe { ffi::cdpor_key_destructors(site) };
     let e = ex();
     // Its stack is gone with it: the exit writes the whole of it.
-    let top = stack_top(e.cur);
     e.submit(Event {
         site,
         value: retval as u64,
-        addr: top - STACK_SLOT,
+        addr: stack_bottom(e.cur),
         len: STACK_SLOT as u32,
         ..Event::new(0, Kind::ThreadExit)
     });
@@ -1825,17 +1820,24 @@ pub extern "C" fn cdpor_joined_value() -> u64 {
     e.threads[e.cur as usize].result
 }
 
-/// The program does something cdpor cannot model: the run stops with `what`.
-///
-/// # Safety
-/// `what` must be a NUL-terminated string.
+/// The current thread's block of thread-local variables, its first `size` bytes made
+/// accessible.
 #[no_mangle]
-pub unsafe extern "C" fn cdpor_unsupported(what: *const c_char, site: u32) -> ! {
-    let what = CStr::from_ptr(what).to_bytes();
-    ex().unsupported(site, what)
+pub extern "C" fn cdpor_tls_block(size: u64) -> *mut c_void {
+    let e = ex();
+    let block = layout::tls_block(e.cur);
+    if size > layout::TLS_SLOT {
+        e.unsupported(0, b"thread-local variables of more than 1 MiB in all");
+    }
+    let len = size.next_multiple_of(4096) as usize;
+    let rw = libc::PROT_READ | libc::PROT_WRITE;
+    if len > 0 && unsafe { libc::mprotect(block as *mut c_void, len, rw) } != 0 {
+        e.unsupported(0, b"cannot map a thread's thread-local variables");
+    }
+    block as *mut c_void
 }
 
-/// The size of the live heap block at `p` (for `realloc`).
+/// The size of the heap block at `p`, live or freed (for `realloc`).
 #[no_mangle]
 pub extern "C" fn cdpor_heap_size(p: *const c_void) -> u64 {
     heap::size(p as u64)

@@ -15,8 +15,8 @@
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Tid, MAX_THREADS};
 
-use crate::layout::{HEAP_BASE, HEAP_SLOT, SHADOW_BASE, STACK_BASE, STACK_SLOT};
 use crate::Global;
+use cdpor_sched::layout::{in_heap, stack_owner, HEAP_BASE, HEAP_SLOT, HEAP_SPAN, SHADOW_BASE};
 
 /// Bytes in front of each block: its `Header`, and at least as many of red zone behind
 /// the block before the next header.
@@ -24,7 +24,6 @@ const HEADER: u64 = 32;
 const RED_ZONE: u64 = 32;
 /// Made accessible in steps of 2 MiB (and the shadow with it).
 const STEP: u64 = 1 << 21;
-const HEAP_SPAN: u64 = HEAP_SLOT * MAX_THREADS as u64;
 
 /// Shadow values: 0 no block (header, red zone, never allocated); 1..=8 the first k
 /// bytes of the granule belong to a live block; a freed block's bytes; the granule at a
@@ -143,9 +142,13 @@ pub fn alloc(t: Tid, size: u64, align: u64, site: u32) -> Option<u64> {
     Some(block)
 }
 
-/// The size of the live block at `block` (for `realloc`'s copy).
+/// The size of the block at `block`, live or freed (for `realloc`'s copy); 0 if no block
+/// starts there.
 pub fn size(block: u64) -> u64 {
-    header(block).size
+    match target(block) {
+        Target::Live(size) | Target::Freed(size) => size,
+        _ => 0,
+    }
 }
 
 /// What a pointer passed to `free` points to.
@@ -168,7 +171,7 @@ extern "C" {
 }
 
 pub fn target(p: u64) -> Target {
-    if p.wrapping_sub(HEAP_BASE) < HEAP_SPAN {
+    if in_heap(p) {
         // A block starts 16-aligned, owns its first granule, and has its header (no
         // block's) right before it.
         if mapped(p) && p.is_multiple_of(16) && p % HEAP_SLOT >= HEADER && owned(p) && !owned(p - 8)
@@ -182,7 +185,7 @@ pub fn target(p: u64) -> Target {
         }
         return Target::Invalid(MemError::InvalidFree);
     }
-    if p.wrapping_sub(STACK_BASE) < STACK_SLOT * MAX_THREADS as u64 {
+    if stack_owner(p).is_some() {
         return Target::Invalid(MemError::FreeStack);
     }
     let (lo, hi) = unsafe {
@@ -219,13 +222,12 @@ pub fn free(p: u64, t: Tid, site: u32) -> Result<(), MemFault> {
 /// heap but in no live block.
 #[inline]
 pub fn check(lo: u64, len: u64) -> Result<(), MemFault> {
-    if lo.wrapping_sub(HEAP_BASE) >= HEAP_SPAN || len == 0 {
+    if !in_heap(lo) || len == 0 {
         return Ok(());
     }
     check_heap(lo, len)
 }
 
-#[cold]
 fn check_heap(lo: u64, len: u64) -> Result<(), MemFault> {
     let last = lo.saturating_add(len - 1);
     // Beyond what the arena made accessible, the access itself crashes.
@@ -276,7 +278,7 @@ fn fault(what: MemError, addr: u64, len: u64, bad: u64) -> MemFault {
 /// The block that `addr` is in, or the one it is just past or just before: the first
 /// bad byte's nearest block within a red zone and a header.
 fn block_near(addr: u64) -> Option<u64> {
-    if addr.wrapping_sub(HEAP_BASE) >= HEAP_SPAN || !mapped(addr) {
+    if !in_heap(addr) || !mapped(addr) {
         return None;
     }
     let slot_base = addr - (addr - HEAP_BASE) % HEAP_SLOT;

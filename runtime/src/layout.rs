@@ -1,31 +1,12 @@
-//! Where the runtime puts fiber stacks and the heap. Fixed addresses keep every address a
-//! program sees the same across executions.
+//! Reserving the regions of `cdpor_sched::layout`: fiber stacks, the heap and its
+//! shadow, threads' thread-local variables.
 
+use cdpor_sched::layout::*;
 use cdpor_sched::{Tid, MAX_THREADS};
-
-pub const STACK_BASE: u64 = 0x1000_0000_0000;
-/// Each thread's stack slot: a guard at the bottom, then the stack.
-pub const STACK_SLOT: u64 = 8 << 20;
-pub const STACK_GUARD: u64 = 64 << 10;
-
-pub const HEAP_BASE: u64 = 0x2000_0000_0000;
-pub const HEAP_SLOT: u64 = 1 << 32;
-/// A byte per 8 bytes of heap (`heap`): made accessible with the heap it describes.
-pub const SHADOW_BASE: u64 = 0x3000_0000_0000;
-/// Each thread's block of thread-local variables (`runtime/c/tls.c`, which holds a copy
-/// of these two).
-pub const TLS_BASE: u64 = 0x4000_0000_0000;
-pub const TLS_SLOT: u64 = 1 << 20;
-
-pub fn stack_top(t: Tid) -> u64 {
-    STACK_BASE + (t as u64 + 1) * STACK_SLOT
-}
 
 /// The thread whose stack guard contains `addr`, if any.
 pub fn guard_of(addr: u64) -> Option<Tid> {
-    let off = addr.checked_sub(STACK_BASE)?;
-    let t = off / STACK_SLOT;
-    (t < MAX_THREADS as u64 && off % STACK_SLOT < STACK_GUARD).then_some(t as Tid)
+    stack_owner(addr).and_then(|(t, off)| (off < STACK_GUARD).then_some(t))
 }
 
 /// Reserves the stack and heap regions (inaccessible until a thread or an allocation

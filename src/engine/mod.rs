@@ -562,17 +562,7 @@ pub fn data_race(trace: &Trace) -> Option<(usize, hb::Later)> {
         reads_commute: true,
     };
     let (_, races) = hb::analyze(trace.events, trace.enabled, trace.pending, scope);
-    let access = |e: &Event| {
-        matches!(
-            e.kind(),
-            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy | Kind::Lib
-        )
-    };
-    let atomic = |e: &Event| {
-        matches!(e.kind(), Kind::Rmw | Kind::CmpXchg)
-            || e.flags & cdpor_sched::event::FLAG_ATOMIC != 0
-                && matches!(e.kind(), Kind::Read | Kind::Write)
-    };
+    use ops::memory::{access, atomic};
     races.into_iter().find_map(|r| {
         let a = &trace.events[r.earlier];
         let b = match r.later {

@@ -26,6 +26,20 @@ fn mode(bits: u8) -> Option<Mode> {
     }
 }
 
+/// Is `e` an access of the program's to memory (one a data race can be made of)?
+pub fn access(e: &Event) -> bool {
+    matches!(
+        e.kind(),
+        Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy | Kind::Lib
+    )
+}
+
+/// Is the access `e` atomic: an atomic instruction (a read-modify-write always is)?
+pub fn atomic(e: &Event) -> bool {
+    matches!(e.kind(), Kind::Rmw | Kind::CmpXchg)
+        || e.flags & crate::event::FLAG_ATOMIC != 0 && matches!(e.kind(), Kind::Read | Kind::Write)
+}
+
 pub(super) fn footprint(e: &Event) -> Footprint {
     let at = |mode| Range::new(e.addr, e.len as u64, mode);
     match e.kind() {

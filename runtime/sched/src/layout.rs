@@ -1,0 +1,58 @@
+//! Where a checked program's threads keep their stacks, heap blocks and thread-local
+//! variables: fixed addresses, so that every address a program sees is the same in every
+//! execution whatever the interleaving. The runtime maps them; reports name memory by
+//! them.
+
+use crate::event::{Tid, MAX_THREADS};
+
+pub const STACK_BASE: u64 = 0x1000_0000_0000;
+/// Each thread's stack slot: a guard at the bottom, then the stack.
+pub const STACK_SLOT: u64 = 8 << 20;
+pub const STACK_GUARD: u64 = 64 << 10;
+
+/// Each thread allocates from a slot of its own.
+pub const HEAP_BASE: u64 = 0x2000_0000_0000;
+pub const HEAP_SLOT: u64 = 1 << 32;
+pub const HEAP_SPAN: u64 = HEAP_SLOT * MAX_THREADS as u64;
+/// A byte per 8 bytes of heap: which bytes are in a live block.
+pub const SHADOW_BASE: u64 = 0x3000_0000_0000;
+
+/// Each thread's block of thread-local variables.
+pub const TLS_BASE: u64 = 0x4000_0000_0000;
+pub const TLS_SLOT: u64 = 1 << 20;
+
+/// The lowest address of thread `t`'s stack slot (its guard).
+pub fn stack_bottom(t: Tid) -> u64 {
+    STACK_BASE + t as u64 * STACK_SLOT
+}
+
+pub fn stack_top(t: Tid) -> u64 {
+    stack_bottom(t) + STACK_SLOT
+}
+
+/// Thread `t`'s block of thread-local variables.
+pub fn tls_block(t: Tid) -> u64 {
+    TLS_BASE + t as u64 * TLS_SLOT
+}
+
+/// The thread whose slot `addr` is in, of the `MAX_THREADS` slots at `base` of `slot`
+/// bytes each, and the offset in it.
+fn owner(addr: u64, base: u64, slot: u64) -> Option<(Tid, u64)> {
+    let off = addr.checked_sub(base)?;
+    (off < slot * MAX_THREADS as u64).then(|| ((off / slot) as Tid, off % slot))
+}
+
+/// The thread whose stack slot holds `addr`, and the offset in the slot.
+pub fn stack_owner(addr: u64) -> Option<(Tid, u64)> {
+    owner(addr, STACK_BASE, STACK_SLOT)
+}
+
+/// The thread whose block of thread-local variables holds `addr`, and the offset in it.
+pub fn tls_owner(addr: u64) -> Option<(Tid, u64)> {
+    owner(addr, TLS_BASE, TLS_SLOT)
+}
+
+/// Is `addr` in some thread's heap slot?
+pub fn in_heap(addr: u64) -> bool {
+    addr.wrapping_sub(HEAP_BASE) < HEAP_SPAN
+}
