@@ -16,6 +16,8 @@ use cdpor_sched::shm::{
 use cdpor_sched::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 use memmap2::MmapMut;
 
+use crate::schedule::Names;
+
 use crate::engine::{Pending, Request};
 
 /// How an execution ended, as the runtime saw it.
@@ -114,6 +116,14 @@ pub struct Execution {
     /// (site, values explored).
     pub restricted: Vec<(u32, u32)>,
     pub end: End,
+    /// Its threads' names, worked out when a report needs them.
+    names: std::cell::OnceCell<Names>,
+}
+
+impl Execution {
+    pub fn names(&self) -> &Names {
+        self.names.get_or_init(|| Names::of(&self.events))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -233,19 +243,18 @@ impl Executor {
             .collect()
     }
 
-    /// The names of the threads the executions have met so far: thread `t` is named by
-    /// entry `t`.
-    pub fn names(&self) -> Vec<ThreadName> {
+    /// Where the thread numbers given so far come from.
+    pub fn numbering(&self) -> Vec<ThreadName> {
         let n = unsafe { (*(self.map.as_ptr() as *const Header)).n_names } as usize;
         self.slice(self.layout.names(), n.min(MAX_THREADS))
     }
 
-    /// Numbers threads by the given names (a replayed schedule's), before any execution.
-    pub fn set_names(&mut self, names: &[ThreadName]) {
-        let n = names.len().min(MAX_THREADS);
+    /// Gives threads the numbers another executor gave them, before any execution.
+    pub fn set_numbering(&mut self, numbering: &[ThreadName]) {
+        let n = numbering.len().min(MAX_THREADS);
         unsafe {
             let p = self.map.as_mut_ptr().add(self.layout.names()) as *mut ThreadName;
-            std::ptr::copy_nonoverlapping(names.as_ptr(), p, n);
+            std::ptr::copy_nonoverlapping(numbering.as_ptr(), p, n);
         }
         self.hdr().n_names = n as u32;
     }
@@ -418,6 +427,7 @@ impl Executor {
             allocs,
             restricted,
             end,
+            names: Default::default(),
         }
     }
 }

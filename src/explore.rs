@@ -13,7 +13,7 @@ use crate::engine::hb::Later;
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{End, ExecOptions, Execution, Executor};
 use crate::program::Program;
-use crate::schedule::{Names, Parsed};
+use crate::schedule::Parsed;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -157,8 +157,6 @@ pub struct Summary {
     /// Nondeterministic values explored over part of their type, by site: how many
     /// values were tried.
     pub restricted: BTreeMap<u32, u32>,
-    /// The names of the threads the executions met.
-    pub names: Names,
     pub errors: Vec<Found>,
     pub failing: u64,
     pub cut: Option<Cut>,
@@ -333,8 +331,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         let end = match &execution.end {
             End::TimedOut { running } => {
                 progress.clear();
-                let names = Names(executor.names());
-                return Err(hang(runs, *running, &execution, opts.exec_timeout, &names));
+                return Err(hang(runs, *running, &execution, opts.exec_timeout));
             }
             End::Unsupported { what, site } => {
                 return Err(Fatal::Unsupported {
@@ -346,7 +343,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 return Err(Fatal::Nondeterministic(format!(
                     "the program is not deterministic: re-executing a schedule, \
                      thread {} could not run at step {}",
-                    Names(executor.names()).thread(*t),
+                    execution.names().thread(*t),
                     execution.events.len() + 1
                 )))
             }
@@ -440,7 +437,6 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         loop_bounded,
         stuck,
         restricted,
-        names: Names(executor.names()),
         errors,
         failing,
         cut,
@@ -465,15 +461,20 @@ fn pick_cpu() -> Option<usize> {
     (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(cpu)
 }
 
-/// Runs exactly one schedule with the program's output shown (`cdpor replay`); returns
-/// the execution and the names of its threads.
+/// Runs exactly one schedule with the program's output shown (`cdpor replay`).
+///
+/// Which thread number a name in the schedule stands for is known once a run has
+/// reached the creation of that thread, so the schedule is followed as far as its
+/// names are known, and run again each time it takes a turn that the last run did not
+/// (a handful of runs for a schedule with as many such turns); the output shown is the
+/// last run's.
 pub fn replay(
     program: &Program,
     schedule: &Parsed,
     max_steps: usize,
     timeout: Duration,
     run: RunOptions,
-) -> Result<(Execution, Names), Fatal> {
+) -> Result<Execution, Fatal> {
     let exec_opts = ExecOptions {
         max_steps: max_steps.max(schedule.steps.len()),
         timeout,
@@ -481,20 +482,61 @@ pub fn replay(
         cpu: None,
         run,
     };
-    let mut executor =
-        Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
-    executor.set_names(&schedule.names);
-    let req = Request {
-        schedule: schedule.steps.clone(),
-        sleep: Vec::new(),
-        sleep_from: usize::MAX,
+    let quiet = ExecOptions {
+        show_output: false,
+        ..exec_opts.clone()
     };
-    let execution = executor
-        .run(&req, exec_opts.max_steps)
-        .map_err(Fatal::Server)?;
-    let names = Names(executor.names());
+    let mut steps: Vec<Step> = Vec::new();
+    let mut runs = 0;
+    // Each run numbers threads as the earlier ones did.
+    let mut numbering = Vec::new();
+    let execution = loop {
+        let last = steps.len() == schedule.steps.len();
+        let mut executor = Executor::start(&program.binary, if last { &exec_opts } else { &quiet })
+            .map_err(|e| Fatal::Start(e.to_string()))?;
+        if !numbering.is_empty() {
+            executor.set_numbering(&numbering);
+        }
+        let req = Request {
+            schedule: steps.clone(),
+            sleep: Vec::new(),
+            sleep_from: usize::MAX,
+        };
+        let execution = executor
+            .run(&req, exec_opts.max_steps)
+            .map_err(Fatal::Server)?;
+        runs += 1;
+        numbering = executor.numbering();
+        if last || matches!(execution.end, End::Diverged(_)) {
+            break execution;
+        }
+        // Name the steps that follow, up to one this run did not take.
+        let names = execution.names();
+        let known = steps.len();
+        while let Some(want) = schedule.steps.get(steps.len()) {
+            let i = steps.len();
+            let Some(tid) = names.number_at(&want.thread, i) else {
+                break;
+            };
+            steps.push(Step {
+                tid,
+                choice: want.choice,
+            });
+            if execution.events.get(i).map(Step::of) != steps.last().copied() {
+                break;
+            }
+        }
+        if steps.len() == known {
+            return Err(Fatal::Nondeterministic(format!(
+                "the schedule does not fit this program: there is no thread T{} at step {}",
+                schedule.steps[known].thread,
+                known + 1
+            )));
+        }
+    };
+    let names = execution.names();
     match execution.end {
-        End::TimedOut { running } => Err(hang(1, running, &execution, timeout, &names)),
+        End::TimedOut { running } => Err(hang(runs, running, &execution, timeout)),
         End::Unsupported { ref what, site } => Err(Fatal::Unsupported {
             what: what.clone(),
             site,
@@ -523,16 +565,16 @@ pub fn replay(
                     schedule.steps[i].choice + 1
                 )));
             }
-            Ok((execution, names))
+            Ok(execution)
         }
     }
 }
 
-fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration, names: &Names) -> Fatal {
+fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration) -> Fatal {
     let last = x.events.iter().rev().find(|e| e.tid() == thread).copied();
     Fatal::Hang {
         execution,
-        thread: names.thread(thread),
+        thread: x.names().thread(thread),
         last,
         timeout,
     }

@@ -27,7 +27,7 @@ use cdpor::engine::Algorithm;
 use cdpor::explore::{self, Fatal, Found};
 use cdpor::program::{self, BuildError, BuildOptions, Program};
 use cdpor::report::{self, Namer, EXIT_USAGE};
-use cdpor::schedule::{self, Names, Parsed};
+use cdpor::schedule::{self, Parsed};
 use cdpor::symbols::Symbols;
 
 #[derive(Parser)]
@@ -76,7 +76,8 @@ struct BuildArgs {
     #[arg(long)]
     svcomp: bool,
     /// Threads one execution may create besides main; executions that would create more
-    /// are cut (verdict incomplete). Default: 8 with --svcomp, else 255.
+    /// are cut (verdict incomplete). Default: 8 with --svcomp, else no bound but that of
+    /// 511 threads created and not joined at once.
     #[arg(long, value_name = "N")]
     max_threads: Option<u32>,
     /// The values a __VERIFIER_nondet_* of a type wider than 8 bits takes (bool and char
@@ -125,11 +126,9 @@ impl BuildArgs {
     fn run_options(&self) -> explore::RunOptions {
         explore::RunOptions {
             svcomp: self.svcomp,
-            max_threads: self.max_threads.unwrap_or(if self.svcomp {
-                8
-            } else {
-                cdpor_sched::MAX_THREADS as u32 - 1
-            }),
+            max_threads: self
+                .max_threads
+                .unwrap_or(if self.svcomp { 8 } else { u32::MAX }),
             nondet: self.nondet_range,
             unroll: self.unroll,
             spurious_wakeups: !self.no_spurious_wakeups && !self.svcomp,
@@ -341,10 +340,9 @@ fn run(args: RunArgs) -> ExitCode {
         say_err!("cdpor: warning: {w}");
     }
     let symbols = Symbols::load(&program.binary, program.arrays.clone(), program.tls.clone());
-    let mut namer = Namer {
+    let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
-        names: Names::default(),
     };
     let opts = explore::Options {
         algorithm,
@@ -372,7 +370,6 @@ fn run(args: RunArgs) -> ExitCode {
             );
         }
     };
-    namer.names = summary.names.clone();
     let (_, code) = report::verdict(&summary);
     if let Some(dest) = json_out {
         let mut v = serde_json::to_value(report::json(
@@ -443,10 +440,9 @@ fn replay(args: ReplayArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let symbols = Symbols::load(&program.binary, program.arrays.clone(), program.tls.clone());
-    let mut namer = Namer {
+    let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
-        names: Names(schedule.names.clone()),
     };
     match explore::replay(
         &program,
@@ -456,8 +452,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
         args.build.run_options(),
     ) {
         Err(f) => fail(fatal_message(&f, &namer)),
-        Ok((execution, names)) => {
-            namer.names = names;
+        Ok(execution) => {
             let steps: Vec<cdpor_sched::Step> =
                 execution.events.iter().map(cdpor_sched::Step::of).collect();
             let found = explore::kind_of(&execution.end, args.build.svcomp).map(|kind| Found {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::executor::{signal_name, End, Execution};
 use crate::explore::{Cut, ErrorKind, Found, Summary};
 use crate::instrument::{Site, Warning};
-use crate::schedule::{self, Names};
+use crate::schedule;
 use crate::symbols::{short, Symbols};
 
 pub const EXIT_SAFE: i32 = 0;
@@ -22,8 +22,6 @@ pub const EXIT_INCOMPLETE: i32 = 3;
 pub struct Namer<'a> {
     pub sites: &'a [Site],
     pub symbols: &'a Symbols,
-    /// The threads' names (see `schedule`).
-    pub names: Names,
 }
 
 #[derive(Serialize, Clone, Debug)]
@@ -51,14 +49,14 @@ impl Namer<'_> {
 
     fn object(&self, addr: u64, x: &Execution) -> String {
         self.symbols
-            .name(addr, &x.allocs, self.sites, None, &self.names)
+            .name(addr, &x.allocs, self.sites, None, x.names())
     }
 
     /// The memory an event accesses: as `object`, with the site's variable for locals.
     fn accessed(&self, e: &Event, x: &Execution) -> String {
         let local = self.site(e.site).and_then(|s| s.variable.as_deref());
         self.symbols
-            .name(e.addr, &x.allocs, self.sites, local, &self.names)
+            .name(e.addr, &x.allocs, self.sites, local, x.names())
     }
 
     /// The failing execution's events, one row each.
@@ -72,7 +70,8 @@ impl Namer<'_> {
     fn row(&self, step: usize, e: &Event, x: &Execution) -> Row {
         let atomic = e.flags & FLAG_ATOMIC != 0;
         let site_op = self.site(e.site).map(|s| s.op.as_str()).unwrap_or("");
-        let t = |t: Tid| self.names.thread(t);
+        // The threads of the numbers at this step (a number can be several threads').
+        let t = |t: Tid| x.names().thread_at(t, step - 1);
         let here = || self.accessed(e, x);
         let named = |op: &str| (op.to_string(), here());
         let nested = e.flags & cdpor_sched::ops::mutex::FLAG_NESTED != 0;
@@ -92,7 +91,7 @@ impl Namer<'_> {
                 format!("{} <- {}", here(), {
                     let local = self.site(e.site).and_then(|s| s.src_variable.as_deref());
                     self.symbols
-                        .name(e.arg, &x.allocs, self.sites, local, &self.names)
+                        .name(e.arg, &x.allocs, self.sites, local, x.names())
                 }),
             ),
             Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
@@ -187,7 +186,10 @@ impl Namer<'_> {
                 "cond wakes".to_string(),
                 format!("{}, relocks {}", here(), self.object(e.arg, x)),
             ),
-            Kind::Create => (format!("create {}", t(e.aux)), String::new()),
+            Kind::Create => (
+                format!("create {}", x.names().thread_at(e.aux, step)),
+                String::new(),
+            ),
             Kind::Join => (format!("join {}", t(e.aux)), String::new()),
             Kind::ThreadExit => ("finish".to_string(), String::new()),
             Kind::ProcessExit => (format!("exit({})", e.value as i64), String::new()),
@@ -268,13 +270,13 @@ impl Namer<'_> {
             } => {
                 format!(
                     "assertion `{expr}` failed in thread {} at {}:{line}",
-                    self.names.thread(*tid),
+                    x.names().thread(*tid),
                     short(file)
                 )
             }
             End::Abort { tid, site } => format!(
                 "abort() called in thread {}{}",
-                self.names.thread(*tid),
+                x.names().thread(*tid),
                 at(&self.location(*site))
             ),
             End::Crash {
@@ -315,7 +317,7 @@ impl Namer<'_> {
                     }
                     _ => String::new(),
                 };
-                let tid = self.names.thread(*tid);
+                let tid = x.names().thread(*tid);
                 if *overflow {
                     format!("thread {tid} overflowed its stack{func}{last}")
                 } else {
@@ -343,7 +345,7 @@ impl Namer<'_> {
                 let what = self.site(*site).map_or("reach_error", |s| s.op.as_str());
                 format!(
                     "{what}() called in thread {}{}",
-                    self.names.thread(*tid),
+                    x.names().thread(*tid),
                     at(&self.location(*site))
                 )
             }
@@ -358,7 +360,7 @@ impl Namer<'_> {
     /// What a blocked thread waits for.
     pub fn wait(&self, b: &Event, x: &Execution) -> String {
         let loc = at(&self.location(b.site));
-        let t = |t: Tid| self.names.thread(t);
+        let t = |t: Tid| x.names().thread(t);
         match b.kind() {
             Kind::Lock => {
                 let holder = self.held_by(x, b.addr);
@@ -485,7 +487,7 @@ impl Namer<'_> {
     /// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
     fn held_by(&self, x: &Execution, m: u64) -> String {
         holder(&x.events, m)
-            .map(|t| format!(", held by {}", self.names.thread(t)))
+            .map(|t| format!(", held by {}", x.names().thread(t)))
             .unwrap_or_default()
     }
 
@@ -522,7 +524,7 @@ impl Namer<'_> {
         second_step: Option<usize>,
         x: &Execution,
     ) -> String {
-        let access = |e: &Event| {
+        let access = |e: &Event, step: usize| {
             let how = match e.kind() {
                 Kind::Read => "reads",
                 Kind::Write => "writes",
@@ -532,7 +534,7 @@ impl Namer<'_> {
             let atomic = if memory::atomic(e) { "atomically " } else { "" };
             format!(
                 "{} {atomic}{how} {}{}",
-                self.names.thread(e.tid()),
+                x.names().thread_at(e.tid(), step),
                 self.accessed(e, x),
                 at(&self.location(e.site))
             )
@@ -542,19 +544,19 @@ impl Namer<'_> {
             None => format!(
                 "step {} and the next step of {}",
                 first + 1,
-                self.names.thread(second.tid())
+                x.names().thread(second.tid())
             ),
         };
         format!(
             "data race: {} and {}, with no synchronization between them ({when})",
-            access(&x.events[first]),
-            access(second)
+            access(&x.events[first], first),
+            access(second, second_step.unwrap_or(usize::MAX))
         )
     }
 
     /// A misuse of a synchronization object by the last event.
     fn misuse(&self, tid: Tid, site: u32, what: u32, x: &Execution) -> String {
-        let who = self.names.thread(tid);
+        let who = x.names().thread(tid);
         let place = at(&self.location(site));
         let Some(e) = x.events.last() else {
             return format!("misuse by thread {who}{place}");
@@ -562,7 +564,7 @@ impl Namer<'_> {
         let object = self.accessed(e, x);
         let mutex = || {
             self.symbols
-                .name(e.arg, &x.allocs, self.sites, None, &self.names)
+                .name(e.arg, &x.allocs, self.sites, None, x.names())
         };
         match Misuse::from_u32(what) {
             Some(Misuse::UnlockNotHeld) => {
@@ -570,7 +572,7 @@ impl Namer<'_> {
                 let holder = match Kind::from_u8(e.replaced) {
                     Some(Kind::RwUnlock) => String::new(),
                     _ => match holder(&x.events[..x.events.len() - 1], e.addr) {
-                        Some(h) => format!(" (held by {})", self.names.thread(h)),
+                        Some(h) => format!(" (held by {})", x.names().thread(h)),
                         None => " (held by no thread)".to_string(),
                     },
                 };
@@ -599,19 +601,19 @@ impl Namer<'_> {
 
     /// A memory error: what the thread did, and the heap block it concerns.
     fn memory_error(&self, tid: Tid, site: u32, f: &MemFault, x: &Execution) -> String {
-        let who = self.names.thread(tid);
+        let who = x.names().thread(tid);
         let place = at(&self.location(site));
         let block = |f: &MemFault| {
             let mut s = format!(
                 "a heap block of {} bytes allocated by {}{}",
                 f.size,
-                self.names.thread(f.alloc_tid),
+                x.names().thread(f.alloc_tid),
                 at(&self.location(f.alloc_site))
             );
             if f.freed != 0 {
                 s += &format!(
                     " and freed by {}{}",
-                    self.names.thread(f.free_tid),
+                    x.names().thread(f.free_tid),
                     at(&self.location(f.free_site))
                 );
             }
@@ -663,7 +665,7 @@ impl Namer<'_> {
                 "use of a finished thread's stack: thread {who}{place} {how} {} bytes of {}, after {} exited{}",
                 f.len,
                 self.object(f.addr, x),
-                self.names.thread(f.alloc_tid),
+                x.names().thread(f.alloc_tid),
                 at(&self.location(f.free_site))
             ),
             MemError::FreeStatic | MemError::FreeStack => format!(
@@ -915,9 +917,9 @@ pub fn json(
     let error = s.errors.first().map(|f| JsonError {
         kind: f.kind.name(),
         message: namer.message(f),
-        thread: namer.names.thread(error_thread(f)),
+        thread: f.execution.names().thread(error_thread(f)),
         location: namer.error_location(f),
-        schedule: schedule::format(&f.schedule, &namer.names),
+        schedule: schedule::format(&f.schedule, f.execution.names()),
         trace: namer.rows(f),
     });
     JsonReport {
@@ -988,7 +990,7 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         }
         out += &format!(
             "\nSchedule (thread of each step, for `cdpor replay --schedule`): {}\n",
-            schedule::format(&f.schedule, &namer.names)
+            schedule::format(&f.schedule, f.execution.names())
         );
         if s.errors.len() > 1 || s.failing > 1 {
             out += &format!(

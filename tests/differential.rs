@@ -309,7 +309,6 @@ fn errors(program: &Program, summary: &Summary) -> Errors {
     let namer = Namer {
         sites: &program.sites,
         symbols: &symbols,
-        names: summary.names.clone(),
     };
     summary
         .errors

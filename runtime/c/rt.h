@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define CDPOR_MAX_THREADS 256 /* runtime/sched/src/event.rs: MAX_THREADS */
+#define CDPOR_MAX_THREADS 512 /* runtime/sched/src/event.rs: MAX_THREADS */
 
 /* Set by instrumented code right before each call to a redirected function. */
 extern uint32_t __cdpor_site;
@@ -37,6 +37,8 @@ void cdpor_state_event(uint64_t *object, uint32_t mode, uint32_t site);
 /* tls.c, called by the runtime when a thread exits: its thread-specific data's
  * destructors. */
 void cdpor_key_destructors(uint32_t site);
+/* tls.c, called by the runtime when a thread takes the number of a joined one. */
+void cdpor_thread_reset(uint32_t t);
 /* The current thread's block of `size` bytes of thread-local variables, made accessible
  * (runtime/sched/src/layout.rs). */
 void *cdpor_tls_block(uint64_t size);

@@ -123,6 +123,15 @@ void cdpor_key_destructors(uint32_t site) {
     }
 }
 
+/* A thread takes the number of one that was joined: it starts with its variables' initial
+ * values and no thread-specific data. */
+void cdpor_thread_reset(uint32_t t) {
+    t %= CDPOR_MAX_THREADS;
+    blocks[t] = NULL;
+    for (unsigned k = 0; k < created; k++)
+        values[t][k] = NULL;
+}
+
 /* ---- C11 ---- */
 
 int __cdpor_tss_create(tss_t *key, tss_dtor_t destructor) {

@@ -125,6 +125,8 @@ struct LoopRecord {
     changes: u32,
     /// Iterations that count toward `--unroll`.
     iterations: u32,
+    /// The threads the thread had created and joined at that visit.
+    threads: u32,
     vals: [u64; LOOP_VALS],
     n: u32,
 }
@@ -136,6 +138,7 @@ const NO_RECORD: LoopRecord = LoopRecord {
     events: 0,
     changes: 0,
     iterations: 0,
+    threads: 0,
     vals: [0; LOOP_VALS],
     n: 0,
 };
@@ -193,6 +196,8 @@ struct Thread {
     parent: Tid,
     /// Threads it created so far (the rank of its next child).
     children: u32,
+    /// Threads it joined so far.
+    joins: u32,
     start: Option<StartRoutine>,
     arg: *mut c_void,
     retval: *mut c_void,
@@ -229,7 +234,19 @@ struct Thread {
     /// Threads it created, or learned of by joining their creator, and does not know
     /// to have finished (it knows only what it joined).
     unfinished: u32,
+    /// How many new numbers threads of this number took for their children
+    /// (`Exec::child_number`); kept when the number is given to a later thread.
+    fresh: u32,
+    /// The last number of the threads it joined, which its next child takes (then
+    /// `next_free` of that thread, and so on); kept like `fresh`.
+    free: Tid,
+    next_free: Tid,
+    /// It was joined (its number is in its joiner's `free` list).
+    joined: bool,
 }
+
+/// No thread (an empty `free` list).
+const NO_TID: Tid = Tid::MAX;
 
 const UNUSED: Thread = Thread {
     status: Status::Unused,
@@ -252,6 +269,7 @@ const UNUSED: Thread = Thread {
     sp: ptr::null_mut(),
     parent: NO_PARENT,
     children: 0,
+    joins: 0,
     start: None,
     arg: ptr::null_mut(),
     retval: ptr::null_mut(),
@@ -271,6 +289,10 @@ const UNUSED: Thread = Thread {
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
     unfinished: 0,
+    fresh: 0,
+    free: NO_TID,
+    next_free: NO_TID,
+    joined: false,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -469,8 +491,28 @@ impl Exec {
         unsafe { &mut *self.hdr }
     }
 
-    /// The number of the `index`-th child of `parent`: the one it was given when a
-    /// thread of that name first ran in this exploration, or the next free one.
+    /// The number of thread `t`'s next child: the number of the thread it joined last
+    /// whose number no child took yet, else the `fresh`-th new number of its own. Either
+    /// depends on what threads of `t`'s number did, not on what other threads did
+    /// meanwhile, so a thread's number and addresses are the same whatever the
+    /// interleaving. A joined thread did all it did before the join, so its events and
+    /// those of the next thread of its number are one sequence to the engine, as a
+    /// thread's are.
+    fn child_number(&mut self, t: Tid) -> Option<Tid> {
+        let c = self.threads[t as usize].free;
+        if c != NO_TID {
+            self.threads[t as usize].free = self.threads[c as usize].next_free;
+            return Some(c);
+        }
+        let th = &mut self.threads[t as usize];
+        let k = th.fresh;
+        th.fresh += 1;
+        self.number(t, k)
+    }
+
+    /// The number of the `index`-th new number taken for a child of a thread of number
+    /// `parent`: the one it was given when an execution of this exploration first took
+    /// it, or the next unused one.
     fn number(&mut self, parent: Tid, index: u32) -> Option<Tid> {
         let want = ThreadName { parent, index };
         let n = self.hdr().n_names as usize;
@@ -536,6 +578,12 @@ impl Exec {
         rank: u32,
     ) -> bool {
         let parent_handle = self.threads.get(parent as usize).map_or(0, |p| p.handle);
+        let old = self.threads[t as usize];
+        if old.status != Status::Unused {
+            // The number was a joined thread's: this thread starts with none of its
+            // thread-local state.
+            unsafe { ffi::cdpor_thread_reset(t) };
+        }
         let top = stack_top(t);
         let bottom = top - STACK_SLOT + STACK_GUARD;
         unsafe {
@@ -555,6 +603,8 @@ impl Exec {
             start,
             arg,
             handle: handle(parent_handle, rank),
+            fresh: old.fresh,
+            free: old.free,
             ..UNUSED
         };
         true
@@ -681,7 +731,7 @@ impl Exec {
                 let th = self.threads[t as usize];
                 let index = th.children;
                 self.threads[t as usize].children += 1;
-                match self.number(t, index) {
+                match self.child_number(t) {
                     Some(child) if self.new_thread(child, th.start, th.arg, t, index) => {
                         self.created += 1;
                         self.threads[t as usize].unfinished += 1;
@@ -697,6 +747,15 @@ impl Exec {
                 result = joined.retval as u64;
                 let th = &mut self.threads[t as usize];
                 th.unfinished = th.unfinished.saturating_sub(1) + joined.unfinished;
+                th.joins += 1;
+                if !joined.joined {
+                    // Its number goes to this thread's next child.
+                    let free = th.free;
+                    th.free = ev.aux;
+                    let j = &mut self.threads[ev.aux as usize];
+                    j.next_free = free;
+                    j.joined = true;
+                }
             }
             Kind::ThreadExit => {
                 self.threads[t as usize].status = Status::Finished;
@@ -1328,6 +1387,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
             events: th.events,
             changes: th.changes,
             iterations,
+            threads: th.children + th.joins,
             n: n as u32,
             ..NO_RECORD
         };
@@ -1368,7 +1428,12 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // An iteration that only looked but moved a counter on counts too: nothing else
     // bounds how often it looks before the thread it waits for acts.
     let looked = !progressed && e.threads[t].events != rec.events;
-    let iterations = rec.iterations + u32::from((progressed || looked) && !stalls && !alone);
+    // Creations are bounded by --max-threads (and the steps of an execution), and so
+    // are joins, so that a loop that creates or joins threads runs for as many as the
+    // program has.
+    let threads = e.threads[t].children + e.threads[t].joins != rec.threads;
+    let iterations =
+        rec.iterations + u32::from((progressed || looked) && !stalls && !alone && !threads);
     if iterations > unroll {
         e.in_runtime = true;
         e.cut_by_unroll(site)

@@ -44,6 +44,7 @@ pub(crate) mod ffi {
         pub fn cdpor_flush_stdio();
         pub fn cdpor_libc_init();
         pub fn cdpor_key_destructors(site: u32);
+        pub fn cdpor_thread_reset(t: u32);
         pub fn __cdpor_user_main(
             argc: c_int,
             argv: *mut *mut c_char,

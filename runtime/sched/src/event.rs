@@ -15,7 +15,7 @@ use std::fmt;
 pub type Tid = u32;
 
 /// Words of a `ThreadSet`: thread numbers are below `MAX_THREADS`.
-const WORDS: usize = 4;
+const WORDS: usize = 8;
 
 /// Distinct threads one exploration can name.
 pub const MAX_THREADS: usize = 64 * WORDS;

@@ -119,8 +119,8 @@ pub struct Header {
     /// The values a nondeterministic integer too wide to explore whole takes.
     pub nondet_lo: i64,
     pub nondet_hi: i64,
-    /// Thread names registered so far (`ThreadName`), by the engine or by executions:
-    /// an execution that creates a thread of a new name numbers it and adds it.
+    /// Thread numbers given so far (`ThreadName`): an execution that takes a new one
+    /// adds it.
     pub n_names: u32,
     // Written by the fork server.
     pub child_pid: i32,
@@ -236,10 +236,13 @@ pub struct ThreadEnd {
     pub pending: Event,
 }
 
-/// How a thread is named: by its creator and its rank among the creator's children
-/// (0-based). Thread `t` of an exploration is the one named by entry `t`; the main
-/// thread is entry 0, whose parent is `NO_PARENT`. Numbers then do not depend on the
-/// order in which threads of different creators start.
+/// Where a thread number comes from: number `t` of an exploration is the `index`-th
+/// (0-based) new number that threads of number `parent` took for their children; main
+/// is entry 0, whose parent is `NO_PARENT`. A creator gives a child the number of a
+/// thread it joined when it has one, else a new one (the runtime's `child_number`), so
+/// numbers depend on what the creator did, not on the order in which threads of
+/// different creators start, and numbers of finished threads are used again. How
+/// reports name threads is another matter (by creator and rank: `schedule::Names`).
 #[repr(C)]
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq, Hash)]
 pub struct ThreadName {

@@ -1,9 +1,10 @@
 //! Threads: creation, join and exit. Each thread is a word in a reserved range of
 //! addresses that no program can use (`object`): its exit writes the word and a join of
-//! it reads the word, so a join is ordered after the exit it waits for and two joins
-//! commute. A creation conflicts with every event of the created thread. Creations by
-//! different threads commute: threads are numbered by creator and rank among its
-//! children, not from a shared counter (`crate::shm::ThreadName`).
+//! it writes it too, so a join is ordered after the exit it waits for, and two joins of
+//! one thread (undefined in POSIX) conflict: the first takes the joined thread's number
+//! for its own next child. A creation conflicts with every event of the created thread.
+//! Creations by different threads commute: a thread's number is a function of its
+//! creator's history, not of a shared counter (`crate::shm::ThreadName`).
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid};
@@ -18,7 +19,7 @@ pub fn object(t: Tid) -> u64 {
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
-        Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Read)),
+        Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Write)),
         // The exit also ends the thread's stack, `[addr, +len)`: it conflicts with other
         // threads' accesses to its locals.
         Kind::ThreadExit => Footprint::two(
@@ -67,7 +68,11 @@ mod tests {
         let exit = Event::new(2, Kind::ThreadExit);
         assert!(dependent(&exit, &join(0, 2)));
         assert!(!dependent(&exit, &join(0, 3)));
-        assert!(!dependent(&join(0, 2), &join(1, 2)));
+        assert!(!dependent(&join(0, 2), &join(1, 3)));
+        assert!(
+            dependent(&join(0, 2), &join(1, 2)),
+            "the first joiner takes the number"
+        );
         assert!(dependent(
             &Event::new(0, Kind::ProcessExit),
             &Event::new(1, Kind::Fence)
