@@ -109,6 +109,40 @@ fn replay_reproduces_the_reported_failure() {
 }
 
 #[test]
+fn replay_names_threads_whose_numbers_were_used_again() {
+    let file = "c-tests/threads/number_reused.c";
+    let run = cdpor(&["run", file, "--json", "-"]);
+    assert_eq!(run.status.code(), Some(1));
+    let v = json(&run);
+    // T3 runs with the number T2 had: the report names them apart.
+    let trace = v["error"]["trace"].as_array().unwrap();
+    let threads: Vec<&str> = trace
+        .iter()
+        .map(|r| r["thread"].as_str().unwrap())
+        .collect();
+    assert!(
+        threads.contains(&"T2") && threads.contains(&"T3"),
+        "{threads:?}"
+    );
+    let schedule = v["error"]["schedule"].as_str().unwrap().to_string();
+    assert!(schedule.contains('3'), "{schedule}");
+    let replay = cdpor(&["replay", file, "--schedule", &schedule]);
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert_eq!(replay.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("assertion error"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("Replayed interleaving ({} events)", trace.len())),
+        "{stderr}"
+    );
+    // T4 never exists: the replay says so.
+    let wrong = schedule.replacen('3', "4", 1);
+    let replay = cdpor(&["replay", file, "--schedule", &wrong]);
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert_eq!(replay.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("there is no thread T4"), "{stderr}");
+}
+
+#[test]
 fn replay_shows_the_programs_output() {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("hello.c");
