@@ -888,8 +888,10 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
     }
     if s.thread_bounded > 0 {
         parts.push(format!(
-            "{} executions cut by --max-threads (they would create more threads)",
-            s.thread_bounded
+            "{} executions cut by --max-threads (they would create more threads than it \
+             allows, or more than the {} that can be created and not joined at once)",
+            s.thread_bounded,
+            cdpor_sched::MAX_THREADS - 1
         ));
     }
     for (&site, &n) in &s.restricted {

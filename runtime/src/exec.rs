@@ -622,10 +622,25 @@ impl Exec {
         (enabled, live)
     }
 
-    /// A create past `--max-threads` waits for good, so that the threads already
-    /// created still run; the execution then ends cut by the bound.
+    /// A create past `--max-threads`, or one that finds no number left for its child,
+    /// waits for good, so that the threads already created still run; the execution
+    /// then ends cut by the bound.
     fn over_thread_bound(&self, p: &Event) -> bool {
-        p.kind() == Kind::Create && self.created >= unsafe { (*self.hdr).max_threads }
+        p.kind() == Kind::Create
+            && (self.created >= unsafe { (*self.hdr).max_threads } || !self.has_number(p.tid))
+    }
+
+    /// Is there a number for thread `t`'s next child (`child_number`)?
+    fn has_number(&self, t: Tid) -> bool {
+        let th = &self.threads[t as usize];
+        let n = unsafe { (*self.hdr).n_names } as usize;
+        let want = ThreadName {
+            parent: t,
+            index: th.fresh,
+        };
+        th.free != NO_TID
+            || n < MAX_THREADS
+            || unsafe { std::slice::from_raw_parts(self.names, n) }.contains(&want)
     }
 
     /// Picks the thread that performs the next event, or ends the execution.
