@@ -607,13 +607,17 @@ impl Namer<'_> {
             let mut s = format!(
                 "a heap block of {} bytes allocated by {}{}",
                 f.size,
-                x.names().thread(f.alloc_tid),
+                x.names().thread_at(f.alloc_tid, f.alloc_step as usize),
                 at(&self.location(f.alloc_site))
             );
             if f.freed != 0 {
+                // Thread numbers are used again: name the one of the free's step.
+                let step = (x.events.iter())
+                    .position(|e| e.kind() == Kind::Free && e.addr == f.block)
+                    .unwrap_or(usize::MAX);
                 s += &format!(
                     " and freed by {}{}",
-                    x.names().thread(f.free_tid),
+                    x.names().thread_at(f.free_tid, step),
                     at(&self.location(f.free_site))
                 );
             }
@@ -827,21 +831,27 @@ fn first_waiter(x: &Execution) -> Option<&Event> {
     (x.blocked.iter().find(|b| b.kind() == Kind::Await)).or(x.blocked.first())
 }
 
-fn error_thread(f: &Found) -> Tid {
-    match &f.execution.end {
+/// The thread an error is reported in, named at the step where it erred.
+fn error_thread(f: &Found) -> String {
+    let names = f.execution.names();
+    if let End::DataRace {
+        second,
+        second_step,
+        ..
+    } = &f.execution.end
+    {
+        return names.thread_at(second.tid, second_step.unwrap_or(usize::MAX));
+    }
+    names.thread(match &f.execution.end {
         End::Assertion { tid, .. }
         | End::Abort { tid, .. }
         | End::Crash { tid, .. }
         | End::Memory { tid, .. }
         | End::Misuse { tid, .. }
-        | End::DataRace {
-            second: Event { tid, .. },
-            ..
-        }
         | End::ReachError { tid, .. } => *tid,
         End::Deadlock | End::Livelock => first_waiter(&f.execution).map_or(0, |b| b.tid()),
         _ => f.execution.events.last().map(|e| e.tid()).unwrap_or(0),
-    }
+    })
 }
 
 pub fn verdict(s: &Summary) -> (&'static str, i32) {
@@ -919,7 +929,7 @@ pub fn json(
     let error = s.errors.first().map(|f| JsonError {
         kind: f.kind.name(),
         message: namer.message(f),
-        thread: f.execution.names().thread(error_thread(f)),
+        thread: error_thread(f),
         location: namer.error_location(f),
         schedule: schedule::format(&f.schedule, f.execution.names()),
         trace: namer.rows(f),

@@ -241,8 +241,10 @@ struct Thread {
     /// `next_free` of that thread, and so on); kept like `fresh`.
     free: Tid,
     next_free: Tid,
-    /// It was joined (its number is in its joiner's `free` list).
+    /// It was joined (its number is in its joiner's `free` list, unless it holds a lock).
     joined: bool,
+    /// Locks it holds (`ops::holds`).
+    held: i32,
 }
 
 /// No thread (an empty `free` list).
@@ -293,6 +295,7 @@ const UNUSED: Thread = Thread {
     free: NO_TID,
     next_free: NO_TID,
     joined: false,
+    held: 0,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -515,17 +518,23 @@ impl Exec {
     /// it, or the next unused one.
     fn number(&mut self, parent: Tid, index: u32) -> Option<Tid> {
         let want = ThreadName { parent, index };
-        let n = self.hdr().n_names as usize;
-        let names = unsafe { std::slice::from_raw_parts(self.names, n) };
-        if let Some(t) = names.iter().position(|x| *x == want) {
-            return Some(t as Tid);
+        if let Some(t) = self.taken(want) {
+            return Some(t);
         }
+        let n = self.hdr().n_names as usize;
         if n >= MAX_THREADS {
             return None;
         }
         unsafe { self.names.add(n).write(want) };
         self.hdr().n_names = n as u32 + 1;
         Some(n as Tid)
+    }
+
+    /// The number this exploration gave `want`, if any.
+    fn taken(&self, want: ThreadName) -> Option<Tid> {
+        let n = unsafe { (*self.hdr).n_names } as usize;
+        let names = unsafe { std::slice::from_raw_parts(self.names, n) };
+        names.iter().position(|x| *x == want).map(|t| t as Tid)
     }
 
     /// A value of `site` was explored over `n` values of its interval only: the execution
@@ -633,14 +642,13 @@ impl Exec {
     /// Is there a number for thread `t`'s next child (`child_number`)?
     fn has_number(&self, t: Tid) -> bool {
         let th = &self.threads[t as usize];
-        let n = unsafe { (*self.hdr).n_names } as usize;
         let want = ThreadName {
             parent: t,
             index: th.fresh,
         };
         th.free != NO_TID
-            || n < MAX_THREADS
-            || unsafe { std::slice::from_raw_parts(self.names, n) }.contains(&want)
+            || (unsafe { (*self.hdr).n_names } as usize) < MAX_THREADS
+            || self.taken(want).is_some()
     }
 
     /// Picks the thread that performs the next event, or ends the execution.
@@ -740,6 +748,7 @@ impl Exec {
             return;
         }
         let mut result = self.perform(&mut ev, step);
+        self.threads[t as usize].held += ops::holds(&ev);
         let mut created = None;
         match ev.kind() {
             Kind::Create => {
@@ -763,8 +772,8 @@ impl Exec {
                 let th = &mut self.threads[t as usize];
                 th.unfinished = th.unfinished.saturating_sub(1) + joined.unfinished;
                 th.joins += 1;
-                if !joined.joined {
-                    // Its number goes to this thread's next child.
+                if !joined.joined && joined.held == 0 {
+                    // Its number goes to this thread's next child: no lock names it.
                     let free = th.free;
                     th.free = ev.aux;
                     let j = &mut self.threads[ev.aux as usize];
@@ -1881,7 +1890,7 @@ pub extern "C" fn cdpor_current_tid() -> u32 {
 #[no_mangle]
 pub extern "C" fn cdpor_heap_alloc(size: u64, align: u64, site: u32) -> *mut c_void {
     let e = ex();
-    match heap::alloc(e.cur, size, align, site) {
+    match heap::alloc(e.cur, e.sched.step() as u32, size, align, site) {
         Some(block) => {
             log_alloc(e, block, size, site);
             block as *mut c_void

@@ -43,7 +43,9 @@ struct Header {
     alloc_tid: Tid,
     free_site: u32,
     free_tid: Tid,
-    _pad: u32,
+    /// The step at which it was allocated: the allocating thread's number may be
+    /// another thread's by the time a report names it.
+    alloc_step: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<Header>() == HEADER as usize);
@@ -91,8 +93,9 @@ fn owned(g: u64) -> bool {
     matches!(shadow_at(g), 1..=8 | FREED | EMPTY)
 }
 
-/// A new block of `size` bytes for thread `t`, or `None` when its arena is exhausted.
-pub fn alloc(t: Tid, size: u64, align: u64, site: u32) -> Option<u64> {
+/// A new block of `size` bytes for thread `t` at `step`, or `None` when its arena is
+/// exhausted.
+pub fn alloc(t: Tid, step: u32, size: u64, align: u64, site: u32) -> Option<u64> {
     if t as usize >= MAX_THREADS || !align.is_power_of_two() || align > 4096 {
         return None;
     }
@@ -129,7 +132,7 @@ pub fn alloc(t: Tid, size: u64, align: u64, site: u32) -> Option<u64> {
         alloc_tid: t,
         free_site: 0,
         free_tid: 0,
-        _pad: 0,
+        alloc_step: step,
     };
     if size == 0 {
         unsafe { *shadow(block) = EMPTY };
@@ -266,6 +269,7 @@ fn fault(what: MemError, addr: u64, len: u64, bad: u64) -> MemFault {
         f.size = h.size;
         f.alloc_site = h.alloc_site;
         f.alloc_tid = h.alloc_tid;
+        f.alloc_step = h.alloc_step;
         if h.tag == FREED_TAG {
             f.freed = 1;
             f.free_site = h.free_site;

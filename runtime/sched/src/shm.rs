@@ -203,7 +203,8 @@ pub struct MemFault {
     pub free_tid: Tid,
     /// How the access used the bytes: 1 read, 2 write, 3 both (0 for a free).
     pub access: u32,
-    pub _pad: u32,
+    /// The step at which the block was allocated.
+    pub alloc_step: u32,
 }
 
 /// What a thread was doing when the execution ended.

@@ -179,6 +179,17 @@ pub fn releases(e: &Event) -> Option<u64> {
     }
 }
 
+/// How an event changes the number of locks its thread holds (mutexes, spin locks,
+/// rwlocks either way; a recursive mutex once however deep). Locks are held by thread
+/// number, so a thread that exits holding one keeps its number from later threads.
+pub fn holds(e: &Event) -> i32 {
+    let owned = match e.kind() {
+        Kind::Lock | Kind::TryLock | Kind::CondWake | Kind::WrLock | Kind::TryWrLock => acquires(e),
+        _ => shares(e),
+    };
+    i32::from(owned.is_some()) - i32::from(releases(e).is_some())
+}
+
 /// The step of the event without which `e` could not be what it is, beyond its own
 /// thread's past: the signal or broadcast that woke a `CondWake`. It orders `e` like
 /// program order does.

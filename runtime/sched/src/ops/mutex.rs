@@ -171,7 +171,29 @@ pub mod libc_errno {
 mod tests {
     use super::*;
     use crate::ops::testing::TestWorld;
-    use crate::ops::{acquires, dependent, enabled, execute};
+    use crate::ops::{acquires, dependent, enabled, execute, holds};
+
+    #[test]
+    fn locks_held_count_once_however_nested() {
+        let lock = Event::on(1, Kind::Lock, 8);
+        let nested = Event {
+            flags: FLAG_NESTED,
+            ..lock
+        };
+        let busy = Event {
+            flags: FLAG_FAILED,
+            ..Event::on(1, Kind::TryLock, 8)
+        };
+        let unlock = Event::on(1, Kind::Unlock, 8);
+        assert_eq!(holds(&lock), 1);
+        assert_eq!((holds(&nested), holds(&busy)), (0, 0));
+        assert_eq!(holds(&unlock), -1);
+        assert_eq!(
+            holds(&Event::on(1, Kind::SemWait, 8)),
+            0,
+            "a semaphore has no owner"
+        );
+    }
 
     #[test]
     fn lock_trylock_unlock() {
