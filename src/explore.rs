@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cdpor_sched::ops::awaits;
 use cdpor_sched::{Event, Kind, Step, Tid};
@@ -152,6 +152,8 @@ pub struct Summary {
     pub thread_bounded: u64,
     /// Executions cut by `--unroll` (also counted in `stats.bounded`).
     pub loop_bounded: u64,
+    /// The sites of the loops that `--unroll` cut.
+    pub unrolled: BTreeSet<u32>,
     /// Executions that deadlocked where a deadlock is no error (`--svcomp`).
     pub stuck: u64,
     /// Nondeterministic values explored over part of their type, by site: how many
@@ -270,6 +272,49 @@ impl Progress {
     }
 }
 
+/// The bounds of one round of `explore_in_rounds`, and its share of the time left.
+#[derive(Clone, Copy, Debug)]
+pub struct Round {
+    pub unroll: u32,
+    pub max_threads: u32,
+    pub share: f64,
+}
+
+/// Explores with small bounds first, then with larger ones: a bug that needs few loop
+/// iterations and threads is found before an exploration with large bounds spends its
+/// time on long executions. A round that found an error, or that no bound cut, is the
+/// answer; the next round starts when a bound (or the round's share of the time) cut
+/// this one. The last round has the time left.
+pub fn explore_in_rounds(
+    program: &Program,
+    opts: &Options,
+    rounds: &[Round],
+) -> Result<Summary, Fatal> {
+    let start = Instant::now();
+    let mut round = opts.clone();
+    for (i, r) in rounds.iter().enumerate() {
+        let last = i + 1 == rounds.len();
+        round.run.unroll = r.unroll;
+        round.run.max_threads = r.max_threads;
+        if let Some(total) = opts.time_limit {
+            let left = total.saturating_sub(start.elapsed());
+            round.time_limit = Some(if last { left } else { left.mul_f64(r.share) });
+        }
+        let mut s = explore(program, &round)?;
+        let timed_out = matches!(s.cut, Some(Cut::TimeLimit(_)));
+        let larger_bounds_may_tell =
+            s.errors.is_empty() && (timed_out || s.cut.is_none() && s.stats.bounded > 0);
+        if last || !larger_bounds_may_tell {
+            if let (true, Some(total)) = (timed_out, opts.time_limit) {
+                s.cut = Some(Cut::TimeLimit(total));
+            }
+            s.elapsed = start.elapsed();
+            return Ok(s);
+        }
+    }
+    explore(program, &round)
+}
+
 pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     let start = Instant::now();
     let exec_opts = ExecOptions {
@@ -291,6 +336,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     };
     let mut runs = 0u64;
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
+    let mut unrolled = BTreeSet::new();
     // Loops that waited for another thread (awaits), over all executions.
     let mut awaits = 0u64;
     let mut restricted = BTreeMap::new();
@@ -353,8 +399,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 thread_bounded += 1;
                 TraceEnd::Stopped
             }
-            End::LoopBound { .. } => {
+            End::LoopBound { site, .. } => {
                 loop_bounded += 1;
+                unrolled.insert(*site);
                 TraceEnd::Stopped
             }
             End::Crash { .. } | End::Died(_) | End::Memory { .. } | End::Misuse { .. } => {
@@ -435,6 +482,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         assume_blocked,
         thread_bounded,
         loop_bounded,
+        unrolled,
         stuck,
         restricted,
         errors,

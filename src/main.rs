@@ -71,13 +71,14 @@ struct BuildArgs {
     #[arg(long, default_value_t = 10.0)]
     exec_timeout: f64,
     /// SV-COMP conventions: abort() and a false __VERIFIER_assume end an execution
-    /// silently, a deadlock is no error, at most 8 threads by default; prints the SV-COMP
+    /// silently, a deadlock is no error, at most 16 threads by default; prints the SV-COMP
     /// verdict too.
     #[arg(long)]
     svcomp: bool,
     /// Threads one execution may create besides main; executions that would create more
-    /// are cut (verdict incomplete). Default: 8 with --svcomp, else no bound but that of
-    /// 511 threads created and not joined at once.
+    /// are cut (verdict incomplete). Default: 16 with --svcomp (after a first round of
+    /// 4, unless --unroll is given), else no bound but that of 511 threads created and
+    /// not joined at once.
     #[arg(long, value_name = "N")]
     max_threads: Option<u32>,
     /// The values a __VERIFIER_nondet_* of a type wider than 8 bits takes (bool and char
@@ -87,11 +88,12 @@ struct BuildArgs {
     /// A loop that has run more than N iterations with an effect while other threads are
     /// alive stops its thread there, and the execution counts as cut (verdict
     /// incomplete). Loops that only wait are not bounded: they block until
-    /// another thread changes what they read.
-    #[arg(long, value_name = "N", default_value_t = explore::DEFAULT_UNROLL)]
-    unroll: u32,
+    /// another thread changes what they read. Default: 100 (under --svcomp, unless
+    /// --max-threads is given, after a first round of 3 with --max-threads 4).
+    #[arg(long, value_name = "N")]
+    unroll: Option<u32>,
     /// Condition waits end only when signalled (POSIX lets them end without a signal,
-    /// which cdpor explores by default, except under --svcomp).
+    /// which cdpor explores by default).
     #[arg(long)]
     no_spurious_wakeups: bool,
     /// Report data races: accesses of different threads to the same bytes, one a write
@@ -126,12 +128,14 @@ impl BuildArgs {
     fn run_options(&self) -> explore::RunOptions {
         explore::RunOptions {
             svcomp: self.svcomp,
-            max_threads: self
-                .max_threads
-                .unwrap_or(if self.svcomp { 8 } else { u32::MAX }),
+            max_threads: self.max_threads.unwrap_or(if self.svcomp {
+                SVCOMP_MAX_THREADS
+            } else {
+                u32::MAX
+            }),
             nondet: self.nondet_range,
-            unroll: self.unroll,
-            spurious_wakeups: !self.no_spurious_wakeups && !self.svcomp,
+            unroll: self.unroll.unwrap_or(explore::DEFAULT_UNROLL),
+            spurious_wakeups: !self.no_spurious_wakeups,
             races: self.races,
         }
     }
@@ -175,6 +179,25 @@ struct RunArgs {
 
 /// The time limit under `--svcomp` unless given.
 const SVCOMP_TIME_LIMIT: f64 = 50.0;
+
+/// `--max-threads` under `--svcomp` unless given.
+const SVCOMP_MAX_THREADS: u32 = 16;
+
+/// Under `--svcomp` with neither bound given: a fifth of the time with small bounds
+/// first (most bugs of the benchmarks need few iterations and threads), then the
+/// defaults.
+const SVCOMP_ROUNDS: [explore::Round; 2] = [
+    explore::Round {
+        unroll: 3,
+        max_threads: 4,
+        share: 0.2,
+    },
+    explore::Round {
+        unroll: explore::DEFAULT_UNROLL,
+        max_threads: SVCOMP_MAX_THREADS,
+        share: 1.0,
+    },
+];
 
 #[derive(Args)]
 struct ReplayArgs {
@@ -357,7 +380,13 @@ fn run(args: RunArgs) -> ExitCode {
         progress: !quiet,
         run: args.build.run_options(),
     };
-    let summary = match explore::explore(&program, &opts) {
+    let b = &args.build;
+    let explored = if b.svcomp && b.unroll.is_none() && b.max_threads.is_none() {
+        explore::explore_in_rounds(&program, &opts, &SVCOMP_ROUNDS)
+    } else {
+        explore::explore(&program, &opts)
+    };
+    let summary = match explored {
         Ok(s) => s,
         Err(f) => {
             return fail_json(

@@ -469,7 +469,9 @@ impl Namer<'_> {
         let watched = cdpor_sched::ops::footprint(b);
         let mut seen: Vec<(u64, String)> = Vec::new();
         for e in x.events.iter().rev().filter(|e| e.tid == b.tid) {
-            if e.kind() == Kind::Await || seen.len() >= 4 {
+            // An await that resumed only to find the bytes as it had read them (another
+            // write put the value back) waits again on the reads before it.
+            if (e.kind() == Kind::Await && !seen.is_empty()) || seen.len() >= 4 {
                 break;
             }
             let inside = cdpor_sched::ops::footprint(e)
@@ -888,19 +890,33 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
     }
     let by_steps = s.steps_bounded();
     if by_steps > 0 {
-        parts.push(format!("{by_steps} executions cut by --max-steps"));
+        parts.push(format!(
+            "{} cut by --max-steps",
+            plural(by_steps, "execution")
+        ));
     }
     if s.loop_bounded > 0 {
+        let loops: Vec<String> = s
+            .unrolled
+            .iter()
+            .map(|&site| namer.location(site))
+            .filter(|l| !l.is_empty())
+            .collect();
+        let which = match loops.len() {
+            0 => "a loop".to_string(),
+            1 => format!("the loop at {}", loops[0]),
+            _ => format!("the loops at {}", loops.join(", ")),
+        };
         parts.push(format!(
-            "{} executions cut by --unroll (a loop ran that many iterations)",
-            s.loop_bounded
+            "{} cut by --unroll ({which} ran that many iterations)",
+            plural(s.loop_bounded, "execution")
         ));
     }
     if s.thread_bounded > 0 {
         parts.push(format!(
-            "{} executions cut by --max-threads (they would create more threads than it \
+            "{} cut by --max-threads (they would create more threads than it \
              allows, or more than the {} that can be created and not joined at once)",
-            s.thread_bounded,
+            plural(s.thread_bounded, "execution"),
             cdpor_sched::MAX_THREADS - 1
         ));
     }

@@ -25,7 +25,7 @@
  * run: -DNO_MUTEX --keep-going --algorithm none ; verdict=error executions=21 failing=15 errors=misuse@sync_objects.c:43
  * run: -DTWO_MUTEXES --keep-going ; verdict=error executions=51 failing=33 errors=misuse@sync_objects.c:43,misuse@sync_objects.c:55,deadlock@sync_objects.c:101
  * run: -DRWLOCK ; verdict=error kind=misuse location=sync_objects.c:97 contains="unlocks rw, which it does not hold"
- * run: --svcomp -DUNLOCK_FREE ; verdict=safe executions=2
+ * run: --svcomp -DUNLOCK_FREE ; verdict=safe executions=4
  */
 #include <pthread.h>
 

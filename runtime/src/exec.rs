@@ -129,6 +129,8 @@ struct LoopRecord {
     threads: u32,
     vals: [u64; LOOP_VALS],
     n: u32,
+    /// The thread's `errno`, which its loop may read (its own library calls set it).
+    errno: c_int,
 }
 
 const NO_RECORD: LoopRecord = LoopRecord {
@@ -141,6 +143,7 @@ const NO_RECORD: LoopRecord = LoopRecord {
     threads: 0,
     vals: [0; LOOP_VALS],
     n: 0,
+    errno: 0,
 };
 
 /// The bytes an await watches, as they were when it began waiting (up to a size that
@@ -229,8 +232,10 @@ struct Thread {
     events: u32,
     changes: u32,
     loops: [LoopRecord; LOOP_RECORDS],
-    /// Its `changes` right after its last condition wait ended without a signal.
+    /// Its `changes` right after its last condition wait ended spuriously, and after
+    /// its last timed wait timed out (cleared when a loop of its moves a value on).
     spurious_mark: Option<u32>,
+    timeout_mark: Option<u32>,
     /// Threads it created, or learned of by joining their creator, and does not know
     /// to have finished (it knows only what it joined).
     unfinished: u32,
@@ -290,6 +295,7 @@ const UNUSED: Thread = Thread {
     changes: 0,
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
+    timeout_mark: None,
     unfinished: 0,
     fresh: 0,
     free: NO_TID,
@@ -830,8 +836,9 @@ impl Exec {
             k if k.ends_program() => {
                 // What the section read decided that it ends here: the end carries the
                 // section's accesses (where its record has room for them), so that it
-                // races with the writes that could have made the section complete.
-                if let Some(sec) = self.threads[t].section.take() {
+                // races with the writes that could have made the section complete
+                // (`record` gives it the section's nondeterministic value).
+                if let Some(sec) = self.threads[t].section {
                     if matches!(k, Kind::AssertFail | Kind::Abort | Kind::AssumeFail) {
                         sec.summary.store(&mut ev);
                         ev.flags |= FLAG_SCAN;
@@ -1072,7 +1079,19 @@ impl Exec {
         self.finish(outcome, crash.tid, crash.value as i64)
     }
 
-    fn record(&mut self, ev: Event) {
+    fn record(&mut self, mut ev: Event) {
+        if ev.ends_program() {
+            // The end of the program ends the atomic section it is in (an error, or a
+            // crash of one of its accesses), and takes the step the section was given:
+            // the section's nondeterministic value goes with it, whose other values are
+            // still to be explored.
+            if let Some(sec) = self.threads[ev.tid as usize % MAX_THREADS].section.take() {
+                if let Some((n, c)) = sec.choice {
+                    ev.choices = n;
+                    ev.choice = c;
+                }
+            }
+        }
         let i = self.sched.step();
         unsafe {
             self.events.add(i).write(ev);
@@ -1403,6 +1422,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         .position(|r| r.loop_id == loop_id && r.frame == frame);
     let back = flags & 1 != 0;
     let may_wait = flags & 2 != 0;
+    let reads_errno = flags & 4 != 0;
     let visit = |iterations: u32, th: &Thread, step: u32| {
         let mut r = LoopRecord {
             loop_id,
@@ -1413,6 +1433,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
             iterations,
             threads: th.children + th.joins,
             n: n as u32,
+            errno: *errno(),
             ..NO_RECORD
         };
         r.vals[..n].copy_from_slice(vals);
@@ -1448,7 +1469,18 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // re-executing a schedule in which that thread finished later would not give back
     // the same events.
     let alone = t == 0 && e.threads[t].unfinished == 0;
-    let stalls = may_wait && !progressed && rec.n as usize == n && rec.vals[..n] == *vals;
+    let stalls = may_wait
+        && !progressed
+        && rec.n as usize == n
+        && rec.vals[..n] == *vals
+        && (!reads_errno || rec.errno == *errno());
+    if may_wait && (rec.n as usize != n || rec.vals[..n] != *vals) {
+        // A value of the loop moved on (a retry counter): the thread's next condition
+        // wait may end without a signal again, however its last one ended.
+        let th = &mut e.threads[t];
+        th.spurious_mark = None;
+        th.timeout_mark = None;
+    }
     // An iteration that only looked but moved a counter on counts too: nothing else
     // bounds how often it looks before the thread it waits for acts.
     let looked = !progressed && e.threads[t].events != rec.events;
@@ -1664,15 +1696,17 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     if !e.strict && e.sync_word(mutex as u64) != e.cur + 1 {
         return libc::EPERM;
     }
-    // A wait may end without a signal, unless spurious wake-ups are off, or the thread
-    // woke without one last time and since did nothing but look: waking again would only
-    // repeat that (it could as well have woken later the first time). So may a timed
-    // wait time out.
+    // A wait may end without a signal, unless spurious wake-ups are off, and a timed
+    // one may time out; but not in the way the thread's last wait ended if it ended
+    // without a signal and the thread since did nothing but look (no change, and no
+    // loop of its moved a value on): waking so again would only repeat that (it could
+    // as well have woken later the first time).
     let t = e.cur as usize;
-    let again = e.threads[t].spurious_mark != Some(e.threads[t].changes);
-    let spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS == 0 && again;
+    let no_spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS != 0;
+    let th = &e.threads[t];
+    let spurious = !no_spurious && th.spurious_mark != Some(th.changes);
     let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
-    if timed && again {
+    if timed && th.timeout_mark != Some(th.changes) {
         flags |= ops::cond::FLAG_TIMED;
     }
     let ev = Event {
@@ -1684,9 +1718,9 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     e.submit(ev);
     let e = ex();
     let waited = e.event_at(e.sched.step() - 1);
-    let timed_out = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 1;
-    let mut flags = if waited.choice >= 1 { FLAG_SPURIOUS } else { 0 };
-    if timed_out {
+    let timed = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 0;
+    let mut flags = if waited.choice == 1 { FLAG_SPURIOUS } else { 0 };
+    if timed {
         flags |= ops::cond::FLAG_TIMED;
     }
     e.submit(Event {
@@ -1696,8 +1730,25 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     });
     let e = ex();
     let woke = e.event_at(e.sched.step() - 1);
-    e.threads[t].spurious_mark = woke.failed().then_some(e.threads[t].changes);
-    if woke.failed() && timed_out {
+    let th = &mut e.threads[t];
+    if !woke.failed() {
+        th.spurious_mark = None;
+        th.timeout_mark = None;
+        return 0;
+    }
+    // This wait changed nothing either: the other way of waking stays as ruled out as
+    // it was.
+    let now = Some(th.changes);
+    let (this, other) = if timed {
+        (&mut th.timeout_mark, &mut th.spurious_mark)
+    } else {
+        (&mut th.spurious_mark, &mut th.timeout_mark)
+    };
+    *this = now;
+    if other.is_some() {
+        *other = now;
+    }
+    if timed {
         libc::ETIMEDOUT
     } else {
         0

@@ -26,6 +26,45 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_mutexattr_gettype", "pthread_mutexattr_gettype"),
     ("pthread_condattr_init", "pthread_condattr_init"),
     ("pthread_condattr_destroy", "pthread_condattr_destroy"),
+    // attributes that change nothing cdpor models (one process, no priorities, time
+    // not modelled; a robust mutex would, and is refused)
+    ("pthread_attr_setguardsize", "pthread_attr_setguardsize"),
+    ("pthread_attr_getguardsize", "pthread_attr_getguardsize"),
+    ("pthread_attr_setscope", "pthread_attr_setscope"),
+    ("pthread_attr_getscope", "pthread_attr_getscope"),
+    (
+        "pthread_attr_setinheritsched",
+        "pthread_attr_setinheritsched",
+    ),
+    (
+        "pthread_attr_getinheritsched",
+        "pthread_attr_getinheritsched",
+    ),
+    ("pthread_attr_setschedpolicy", "pthread_attr_setschedpolicy"),
+    ("pthread_attr_getschedpolicy", "pthread_attr_getschedpolicy"),
+    ("pthread_attr_setschedparam", "pthread_attr_setschedparam"),
+    ("pthread_attr_getschedparam", "pthread_attr_getschedparam"),
+    (
+        "pthread_mutexattr_setprotocol",
+        "pthread_mutexattr_setprotocol",
+    ),
+    (
+        "pthread_mutexattr_getprotocol",
+        "pthread_mutexattr_getprotocol",
+    ),
+    (
+        "pthread_mutexattr_setpshared",
+        "pthread_mutexattr_setpshared",
+    ),
+    (
+        "pthread_mutexattr_getpshared",
+        "pthread_mutexattr_getpshared",
+    ),
+    ("pthread_mutexattr_getrobust", "pthread_mutexattr_getrobust"),
+    ("pthread_condattr_setclock", "pthread_condattr_setclock"),
+    ("pthread_condattr_getclock", "pthread_condattr_getclock"),
+    ("pthread_condattr_setpshared", "pthread_condattr_setpshared"),
+    ("pthread_condattr_getpshared", "pthread_condattr_getpshared"),
     ("pthread_mutex_init", "pthread_mutex_init"),
     ("pthread_mutex_destroy", "pthread_mutex_destroy"),
     ("pthread_mutex_lock", "pthread_mutex_lock"),

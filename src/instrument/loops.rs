@@ -10,7 +10,9 @@
 //! events and those values. They may not when the loop stores into a local the
 //! instrumentation leaves alone, allocates stack or heap, calls a function through a
 //! pointer or one whose effects are hidden (reading a file moves its offset), or carries
-//! more values (or wider ones) than the runtime keeps.
+//! more values (or wider ones) than the runtime keeps. `flags` bit 2 says an iteration
+//! may read `errno`, which the loop's own library calls set: the runtime compares it
+//! from one iteration to the next like those values.
 
 use std::collections::{HashMap, HashSet};
 
@@ -151,10 +153,30 @@ fn without_hidden_effects(name: &str) -> bool {
         "strndup",
     ];
     const INPUT: &[&str] = &["fread", "fgets", "read"];
+    // `__errno_location`: the runtime compares `errno` from one iteration to the next.
     const PURE: &[&str] = &[
-        "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
-        "llabs", "toupper", "tolower", "isalpha", "isdigit", "isalnum", "isspace", "isupper",
-        "islower", "isxdigit", "ispunct", "isprint",
+        "__errno_location",
+        "putchar",
+        "fputc",
+        "putc",
+        "fflush",
+        "perror",
+        "strerror",
+        "isatty",
+        "abs",
+        "labs",
+        "llabs",
+        "toupper",
+        "tolower",
+        "isalpha",
+        "isdigit",
+        "isalnum",
+        "isspace",
+        "isupper",
+        "islower",
+        "isxdigit",
+        "ispunct",
+        "isprint",
     ];
     let name = externals::source_name(name);
     if let Some(to) = externals::redirect(name) {
@@ -236,6 +258,50 @@ impl Pass<'_, '_> {
         ok
     }
 
+    /// May an iteration of `l` read `errno` (in a function it calls, too)?
+    fn loop_reads_errno(&self, l: &Loop, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+        fn calls_errno(f: LLVMValueRef, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+            if value_name(f) == "__errno_location" {
+                return true;
+            }
+            if let Some(&v) = memo.get(&f) {
+                return v;
+            }
+            memo.insert(f, false);
+            let v = blocks_call_errno(f, memo);
+            memo.insert(f, v);
+            v
+        }
+        fn blocks_call_errno(f: LLVMValueRef, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+            let mut bb = unsafe { LLVMGetFirstBasicBlock(f) };
+            while !bb.is_null() {
+                if block_calls_errno(bb, memo) {
+                    return true;
+                }
+                bb = unsafe { LLVMGetNextBasicBlock(bb) };
+            }
+            false
+        }
+        fn block_calls_errno(
+            bb: LLVMBasicBlockRef,
+            memo: &mut HashMap<LLVMValueRef, bool>,
+        ) -> bool {
+            let mut i = unsafe { LLVMGetFirstInstruction(bb) };
+            while !i.is_null() {
+                if matches!(
+                    opcode(i),
+                    Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
+                ) && callee(i).is_some_and(|f| calls_errno(f, memo))
+                {
+                    return true;
+                }
+                i = unsafe { LLVMGetNextInstruction(i) };
+            }
+            false
+        }
+        l.body.iter().any(|&bb| block_calls_errno(bb, memo))
+    }
+
     /// Can an iteration of `l` have effects beyond its events and its head's phis?
     fn loop_is_visible(&mut self, l: &Loop, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
         for &bb in &l.body {
@@ -263,9 +329,9 @@ impl Pass<'_, '_> {
     }
 
     /// Can an iteration of `l` make an event (a hooked access, or any call but to a
-    /// pure intrinsic)? Loops that cannot are left alone: they interact with no thread,
-    /// so they end by themselves or hang (which the execution timeout reports), and
-    /// compute-heavy code keeps its speed.
+    /// pure intrinsic)? Loops that cannot are left alone (but for those that can only
+    /// spin for ever): they interact with no thread, so they end by themselves or hang
+    /// (which the execution timeout reports), and compute-heavy code keeps its speed.
     fn loop_has_events(&mut self, l: &Loop) -> bool {
         l.body.iter().any(|&bb| unsafe {
             let mut i = LLVMGetFirstInstruction(bb);
@@ -321,6 +387,7 @@ impl Pass<'_, '_> {
             )
         });
         let mut memo = HashMap::new();
+        let mut errno_memo = HashMap::new();
         let functions: Vec<FunctionValue> = self
             .module
             .get_functions()
@@ -342,16 +409,27 @@ impl Pass<'_, '_> {
                     Some(&p) => unsafe { LLVMGetNextInstruction(p) },
                     None => unsafe { LLVMGetFirstInstruction(head) },
                 };
-                if first.is_null()
-                    || unsafe { !LLVMIsALandingPadInst(first).is_null() }
-                    || !self.loop_has_events(&l)
-                {
+                if first.is_null() || unsafe { !LLVMIsALandingPadInst(first).is_null() } {
                     continue;
                 }
                 let scalar = phis.iter().all(|&p| unsafe { to_i64_kind(LLVMTypeOf(p)) });
-                let may_wait =
-                    scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
-                plans.push((l, first, phis, may_wait));
+                let has_events = self.loop_has_events(&l);
+                let mut may_wait =
+                    || scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
+                // A loop without events carries nothing from one iteration to the next
+                // when its head has no phis and it changes nothing: once it goes round,
+                // it goes round for ever (`while (t != 1) {}` on a copy of a shared
+                // variable). Its hook makes it an await that nothing can end, so the
+                // thread is stuck and the others go on, instead of a hang.
+                let may_wait = if has_events {
+                    may_wait()
+                } else if phis.is_empty() && may_wait() {
+                    true
+                } else {
+                    continue;
+                };
+                let errno = may_wait && self.loop_reads_errno(&l, &mut errno_memo);
+                plans.push((l, first, phis, may_wait, errno));
             }
             if plans.is_empty() {
                 continue;
@@ -371,7 +449,7 @@ impl Pass<'_, '_> {
             let array = b
                 .build_alloca(i64t.array_type(slots as u32), "cdpor.loop")
                 .expect("positioned");
-            for (l, first, phis, may_wait) in plans {
+            for (l, first, phis, may_wait, errno) in plans {
                 let (file, line, column) = head_location(l.head);
                 let site = self.sites.len() as u32;
                 self.sites.push(Site {
@@ -405,8 +483,9 @@ impl Pass<'_, '_> {
                     };
                     b.build_store(slot, v).expect("positioned");
                 }
-                let flags = if may_wait {
-                    b.build_or(back, i32t.const_int(2, false), "")
+                let bits = u64::from(may_wait) << 1 | u64::from(errno) << 2;
+                let flags = if bits != 0 {
+                    b.build_or(back, i32t.const_int(bits, false), "")
                         .expect("positioned")
                 } else {
                     back

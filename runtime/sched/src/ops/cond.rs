@@ -14,9 +14,11 @@
 //! runtime's: not one that follows a fruitless spurious wake-up, see `cdpor_cond_wait`.)
 //!
 //! A timed wait (`FLAG_TIMED`) may time out whenever the mutex is free, time not being
-//! modelled: its first alternative after sleeping is waking without a signal as a
-//! timeout (the wake is then `FLAG_TIMED` too, and the wait returns `ETIMEDOUT`), the
-//! next, if spurious wake-ups are on, waking without a signal all the same.
+//! modelled: its wake is `FLAG_TIMED` too, and can run at once or after a signal woke
+//! it; unsignalled, it times out (the wait returns `ETIMEDOUT`). It has no alternative
+//! that sleeps until signalled: with no signal to come, that would be stuck where the
+//! real wait times out, and with one, the timed wake covers it. Its other alternative,
+//! if spurious wake-ups are on, is waking without a signal and without a timeout.
 
 use super::{mutex, Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid, FLAG_FAILED, FLAG_SPURIOUS};
@@ -69,18 +71,16 @@ pub(super) fn enables(wake: &Event, step: usize) -> bool {
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
-    (woken(e) || e.flags & FLAG_SPURIOUS != 0) && mutex::is_free(w, e.arg)
+    (woken(e) || e.flags & (FLAG_SPURIOUS | FLAG_TIMED) != 0) && mutex::is_free(w, e.arg)
 }
 
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     match e.kind() {
         Kind::CondWait => {
             w.set_sync_word(e.arg, 0);
-            let alternatives =
-                1 + u32::from(e.flags & FLAG_SPURIOUS != 0) + u32::from(e.flags & FLAG_TIMED != 0);
-            if alternatives > 1 {
-                e.choice = w.choose(alternatives);
-                e.choices = alternatives;
+            if e.flags & FLAG_SPURIOUS != 0 {
+                e.choice = w.choose(2);
+                e.choices = 2;
             }
         }
         Kind::CondWake => {
@@ -189,6 +189,39 @@ mod tests {
         execute(&mut w, &mut spurious, 1);
         assert!(spurious.failed(), "it woke without a signal");
         assert_eq!(w.sync_word(8), 2);
+    }
+
+    #[test]
+    fn a_timed_wait_has_no_alternative_that_sleeps_until_signalled() {
+        let mut w = TestWorld::default();
+        let mut wait = Event {
+            arg: 8,
+            flags: FLAG_TIMED,
+            ..Event::on(1, Kind::CondWait, 100)
+        };
+        w.set_sync_word(8, 2);
+        execute(&mut w, &mut wait, 0);
+        assert_eq!(wait.choices, 0, "only spurious wake-ups add an alternative");
+        let timed = Event {
+            flags: FLAG_TIMED,
+            ..wake(1)
+        };
+        assert!(enabled(&w, &timed), "it may time out at once");
+        // Signalled first, it wakes as signalled; unsignalled, it times out.
+        let mut signal = Event::on(2, Kind::CondSignal, 100);
+        w.pending.insert(1, timed);
+        execute(&mut w, &mut signal, 1);
+        assert_eq!(
+            signal.aux, 1,
+            "a timed waiter can be the one a signal wakes"
+        );
+        let mut woken = w.pending[&1];
+        execute(&mut w, &mut woken, 2);
+        assert!(!woken.failed());
+        let mut alone = timed;
+        w.set_sync_word(8, 0);
+        execute(&mut w, &mut alone, 3);
+        assert!(alone.failed(), "it timed out");
     }
 
     #[test]

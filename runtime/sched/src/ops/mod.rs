@@ -253,12 +253,15 @@ pub fn same_op(a: &Event, b: &Event) -> bool {
         return false;
     }
     // A crash replaces the access that faulted; an atomic section can end the program
-    // (a false assumption, an error, a crash) instead of completing.
+    // (a false assumption, an error, a crash) instead of completing, and where it ends
+    // depends on the nondeterministic value it took (an end of the program with
+    // alternatives is a section's).
     if a.kind() == Kind::Crash || b.kind() == Kind::Crash {
         return true;
     }
     let section_end = |x: &Event, y: &Event| x.kind() == Kind::Atomic && y.ends_program();
-    if section_end(a, b) || section_end(b, a) {
+    let chosen_end = |x: &Event| x.ends_program() && x.choices > 1;
+    if section_end(a, b) || section_end(b, a) || (chosen_end(a) && chosen_end(b)) {
         return true;
     }
     if a.kind != b.kind {
