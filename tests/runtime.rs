@@ -708,7 +708,7 @@ fn a_loop_without_visible_operations_times_out() {
 int x;
 void *t(void *arg) {
     x = 1;
-    for (;;) {
+    for (unsigned i = 0;; i++) {
     }
 }
 int main(void) {
@@ -717,6 +717,8 @@ int main(void) {
     return 0;
 }
 "#;
+    // (A loop that carries a value is left alone; one that carries none and does
+    // nothing is an await that nothing ends: `for (;;) {}` would not hang.)
     let mut f = fixture_with(src, 1000, Duration::from_millis(500));
     // T1 runs at step 1 and spins forever after its write.
     let start = Instant::now();

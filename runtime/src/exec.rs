@@ -104,6 +104,8 @@ struct Section {
     choice: Option<(u32, u32)>,
     /// Something it did changed memory (`awaits::changes_state`).
     changed: bool,
+    /// How many of its accesses changed memory.
+    changes: u32,
 }
 
 /// Loop-carried values a loop record keeps; the instrumentation does not let a loop with
@@ -881,6 +883,7 @@ impl Exec {
                     sec.choice = Some((ev.choices, ev.choice));
                 }
                 sec.changed |= awaits::changes_state(&ev);
+                sec.changes += u32::from(awaits::changes_state(&ev));
                 for r in ops::footprint(&ev).ranges() {
                     sec.summary.add_range(r);
                 }
@@ -1406,13 +1409,53 @@ pub extern "C" fn cdpor_private(addr: u64, len: u64) {
 pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, n: u32, site: u32) {
     let e = ex();
     let t = e.cur as usize;
-    if e.threads[t].atomic > 0 {
-        // Inside an atomic section the loop is part of one step.
-        return;
-    }
     let frame = vals as u64;
     let n = (n as usize).min(LOOP_VALS);
     let vals = std::slice::from_raw_parts(vals, n);
+    if e.threads[t].atomic > 0 {
+        // Inside an atomic section the loop is part of one step, and no other thread
+        // runs: an iteration that changed nothing and left the loop's values as they
+        // were would go round for ever. The section cannot complete in this state: like
+        // a false assumption there, it waits for a write that could change what it read.
+        let (Some(sec), true) = (e.threads[t].section, flags & 2 != 0) else {
+            return;
+        };
+        let th = &mut e.threads[t];
+        let found = th
+            .loops
+            .iter()
+            .position(|r| r.loop_id == loop_id && r.frame == frame);
+        let i = found.unwrap_or_else(|| {
+            (0..LOOP_RECORDS)
+                .find(|&i| th.loops[i].frame < frame)
+                .unwrap_or_else(|| {
+                    (0..LOOP_RECORDS)
+                        .min_by_key(|&i| th.loops[i].step)
+                        .expect("records")
+                })
+        });
+        let rec = th.loops[i];
+        let stalls = found.is_some()
+            && flags & 1 != 0
+            && rec.changes == sec.changes
+            && rec.n as usize == n
+            && rec.vals[..n] == *vals
+            && (flags & 4 == 0 || rec.errno == *errno());
+        if stalls {
+            cdpor_assume(0, site);
+        }
+        let mut r = LoopRecord {
+            loop_id,
+            frame,
+            changes: sec.changes,
+            n: n as u32,
+            errno: *errno(),
+            ..NO_RECORD
+        };
+        r.vals[..n].copy_from_slice(vals);
+        th.loops[i] = r;
+        return;
+    }
     let step = e.sched.step() as u32;
     let unroll = e.hdr().unroll;
     let th = &mut e.threads[t];
