@@ -292,8 +292,9 @@ pub fn explore_in_rounds(
 ) -> Result<Summary, Fatal> {
     let start = Instant::now();
     let mut round = opts.clone();
-    for (i, r) in rounds.iter().enumerate() {
-        let last = i + 1 == rounds.len();
+    let mut rounds = rounds.iter().peekable();
+    while let Some(r) = rounds.next() {
+        let last = rounds.peek().is_none();
         round.run.unroll = r.unroll;
         round.run.max_threads = r.max_threads;
         if let Some(total) = opts.time_limit {
@@ -312,7 +313,8 @@ pub fn explore_in_rounds(
             return Ok(s);
         }
     }
-    explore(program, &round)
+    // No rounds: the options' own bounds.
+    explore(program, opts)
 }
 
 pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {

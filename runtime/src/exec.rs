@@ -20,7 +20,7 @@ use cdpor_sched::event::{
     CRASH_MEMORY, CRASH_MISUSE, FLAG_FAILED, FLAG_RESTRICTED, FLAG_SCAN, FLAG_SILENT,
     FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE, OUTCOME_FLAGS,
 };
-use cdpor_sched::ops::awaits::{self, Watch};
+use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
@@ -147,6 +147,63 @@ const NO_RECORD: LoopRecord = LoopRecord {
     n: 0,
     errno: 0,
 };
+
+impl LoopRecord {
+    /// A visit of loop `loop_id` in `frame` with these values (and `errno`, when the
+    /// loop may read it).
+    fn new(loop_id: u32, frame: u64, vals: &[u64], flags: u32) -> LoopRecord {
+        let mut r = LoopRecord {
+            loop_id,
+            frame,
+            n: vals.len() as u32,
+            errno: if flags & LOOP_ERRNO != 0 { *errno() } else { 0 },
+            ..NO_RECORD
+        };
+        r.vals[..vals.len()].copy_from_slice(vals);
+        r
+    }
+
+    /// This visit, by thread `th` at `step`, after `iterations` counted ones.
+    fn visited(self, th: &Thread, step: u32, iterations: u32) -> LoopRecord {
+        LoopRecord {
+            step,
+            events: th.events,
+            changes: th.changes,
+            iterations,
+            threads: th.children + th.joins,
+            ..self
+        }
+    }
+
+    /// Did the loop come back to its head as it was at this visit?
+    fn same_values(&self, other: &LoopRecord) -> bool {
+        self.n == other.n
+            && self.vals[..self.n as usize] == other.vals[..other.n as usize]
+            && self.errno == other.errno
+    }
+}
+
+impl Thread {
+    /// The record of `loop_id`'s activation in `frame`, if it has one, else the slot
+    /// a new one takes: records of frames below this one belong to calls that have
+    /// returned; else the oldest visit goes.
+    fn loop_record(&self, loop_id: u32, frame: u64) -> (usize, bool) {
+        let found = self
+            .loops
+            .iter()
+            .position(|r| r.loop_id == loop_id && r.frame == frame);
+        let slot = found.unwrap_or_else(|| {
+            (0..LOOP_RECORDS)
+                .find(|&i| self.loops[i].frame < frame)
+                .unwrap_or_else(|| {
+                    (0..LOOP_RECORDS)
+                        .min_by_key(|&i| self.loops[i].step)
+                        .expect("records")
+                })
+        });
+        (slot, found.is_some())
+    }
+}
 
 /// The bytes an await watches, as they were when it began waiting (up to a size that
 /// keeps the copy cheap; beyond it, every wake runs the loop again).
@@ -1411,95 +1468,36 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let t = e.cur as usize;
     let frame = vals as u64;
     let n = (n as usize).min(LOOP_VALS);
-    let vals = std::slice::from_raw_parts(vals, n);
+    let now = LoopRecord::new(loop_id, frame, std::slice::from_raw_parts(vals, n), flags);
+    let back = flags & LOOP_BACK != 0;
+    let may_wait = flags & LOOP_MAY_WAIT != 0;
+    let (i, found) = e.threads[t].loop_record(loop_id, frame);
     if e.threads[t].atomic > 0 {
         // Inside an atomic section the loop is part of one step, and no other thread
         // runs: an iteration that changed nothing and left the loop's values as they
         // were would go round for ever. The section cannot complete in this state: like
         // a false assumption there, it waits for a write that could change what it read.
-        let (Some(sec), true) = (e.threads[t].section, flags & 2 != 0) else {
+        let (Some(sec), true) = (e.threads[t].section, may_wait) else {
             return;
         };
-        let th = &mut e.threads[t];
-        let found = th
-            .loops
-            .iter()
-            .position(|r| r.loop_id == loop_id && r.frame == frame);
-        let i = found.unwrap_or_else(|| {
-            (0..LOOP_RECORDS)
-                .find(|&i| th.loops[i].frame < frame)
-                .unwrap_or_else(|| {
-                    (0..LOOP_RECORDS)
-                        .min_by_key(|&i| th.loops[i].step)
-                        .expect("records")
-                })
-        });
-        let rec = th.loops[i];
-        let stalls = found.is_some()
-            && flags & 1 != 0
-            && rec.changes == sec.changes
-            && rec.n as usize == n
-            && rec.vals[..n] == *vals
-            && (flags & 4 == 0 || rec.errno == *errno());
-        if stalls {
+        let rec = e.threads[t].loops[i];
+        if found && back && rec.changes == sec.changes && rec.same_values(&now) {
             cdpor_assume(0, site);
         }
-        let mut r = LoopRecord {
-            loop_id,
-            frame,
+        e.threads[t].loops[i] = LoopRecord {
             changes: sec.changes,
-            n: n as u32,
-            errno: *errno(),
-            ..NO_RECORD
+            ..now
         };
-        r.vals[..n].copy_from_slice(vals);
-        th.loops[i] = r;
         return;
     }
     let step = e.sched.step() as u32;
     let unroll = e.hdr().unroll;
     let th = &mut e.threads[t];
-    let found = th
-        .loops
-        .iter()
-        .position(|r| r.loop_id == loop_id && r.frame == frame);
-    let back = flags & 1 != 0;
-    let may_wait = flags & 2 != 0;
-    let reads_errno = flags & 4 != 0;
-    let visit = |iterations: u32, th: &Thread, step: u32| {
-        let mut r = LoopRecord {
-            loop_id,
-            frame,
-            step,
-            events: th.events,
-            changes: th.changes,
-            iterations,
-            threads: th.children + th.joins,
-            n: n as u32,
-            errno: *errno(),
-            ..NO_RECORD
-        };
-        r.vals[..n].copy_from_slice(vals);
-        r
-    };
-    let i = match found {
-        Some(i) if back => i,
-        _ => {
-            // A new activation. Records of frames below this one belong to calls that
-            // have returned; else the oldest visit goes.
-            let i = found.unwrap_or_else(|| {
-                (0..LOOP_RECORDS)
-                    .find(|&i| th.loops[i].frame < frame)
-                    .unwrap_or_else(|| {
-                        (0..LOOP_RECORDS)
-                            .min_by_key(|&i| th.loops[i].step)
-                            .expect("records")
-                    })
-            });
-            th.loops[i] = visit(0, th, step);
-            return;
-        }
-    };
+    if !(found && back) {
+        // A new activation.
+        th.loops[i] = now.visited(th, step, 0);
+        return;
+    }
     let rec = th.loops[i];
     let progressed = if may_wait {
         th.changes != rec.changes
@@ -1512,12 +1510,9 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // re-executing a schedule in which that thread finished later would not give back
     // the same events.
     let alone = t == 0 && e.threads[t].unfinished == 0;
-    let stalls = may_wait
-        && !progressed
-        && rec.n as usize == n
-        && rec.vals[..n] == *vals
-        && (!reads_errno || rec.errno == *errno());
-    if may_wait && (rec.n as usize != n || rec.vals[..n] != *vals) {
+    let same = rec.same_values(&now);
+    let stalls = may_wait && !progressed && same;
+    if may_wait && !same {
         // A value of the loop moved on (a retry counter): the thread's next condition
         // wait may end without a signal again, however its last one ended.
         let th = &mut e.threads[t];
@@ -1550,7 +1545,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let e = ex();
     let step = e.sched.step() as u32;
     let th = &mut e.threads[t];
-    th.loops[i] = visit(iterations, th, step);
+    th.loops[i] = now.visited(th, step, iterations);
 }
 
 /// The bits of a value of `len` bytes.
@@ -1782,18 +1777,17 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     // This wait changed nothing either: the other way of waking stays as ruled out as
     // it was.
     let now = Some(th.changes);
-    let (this, other) = if timed {
-        (&mut th.timeout_mark, &mut th.spurious_mark)
-    } else {
-        (&mut th.spurious_mark, &mut th.timeout_mark)
-    };
-    *this = now;
-    if other.is_some() {
-        *other = now;
+    if th.spurious_mark.is_some() {
+        th.spurious_mark = now;
+    }
+    if th.timeout_mark.is_some() {
+        th.timeout_mark = now;
     }
     if timed {
+        th.timeout_mark = now;
         libc::ETIMEDOUT
     } else {
+        th.spurious_mark = now;
         0
     }
 }

@@ -1,10 +1,10 @@
 //! Loop heads, for awaits and `--unroll` (`runtime/src/exec.rs`: `cdpor_loop`).
 //!
 //! The head of every natural loop calls `__cdpor_loop(id, flags, vals, n, site)` each
-//! time it is reached: `flags` bit 0 says whether through a back edge (an iteration
-//! ended) or from outside (the loop starts); `vals` holds the values the loop carries
-//! from one iteration to the next (its head's phis), in a slot array of the function's
-//! frame. The runtime concludes that an iteration changed nothing when its events
+//! time it is reached: `flags` (`ops::awaits::LOOP_*`) bit 0 says whether through a
+//! back edge (an iteration ended) or from outside (the loop starts); `vals` holds the
+//! values the loop carries from one iteration to the next (its head's phis), in a slot
+//! array of the function's frame. The runtime concludes that an iteration changed nothing when its events
 //! changed nothing and those values came back the same, which is only true when nothing
 //! else can change: `flags` bit 1 says the loop's iterations have no effect beyond its
 //! events and those values. They may not when the loop stores into a local the
@@ -15,6 +15,8 @@
 //! from one iteration to the next like those values.
 
 use std::collections::{HashMap, HashSet};
+
+use cdpor_sched::ops::awaits::{LOOP_ERRNO, LOOP_MAY_WAIT};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -153,36 +155,18 @@ fn without_hidden_effects(name: &str) -> bool {
         "strndup",
     ];
     const INPUT: &[&str] = &["fread", "fgets", "read"];
-    // `__errno_location`: the runtime compares `errno` from one iteration to the next.
     const PURE: &[&str] = &[
-        "__errno_location",
-        "putchar",
-        "fputc",
-        "putc",
-        "fflush",
-        "perror",
-        "strerror",
-        "isatty",
-        "abs",
-        "labs",
-        "llabs",
-        "toupper",
-        "tolower",
-        "isalpha",
-        "isdigit",
-        "isalnum",
-        "isspace",
-        "isupper",
-        "islower",
-        "isxdigit",
-        "ispunct",
-        "isprint",
+        "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
+        "llabs", "toupper", "tolower", "isalpha", "isdigit", "isalnum", "isspace", "isupper",
+        "islower", "isxdigit", "ispunct", "isprint",
     ];
     let name = externals::source_name(name);
     if let Some(to) = externals::redirect(name) {
         return !ALLOCATOR.contains(&to) && !INPUT.contains(&to);
     }
+    // `errno`'s address: the runtime compares `errno` from one iteration to the next.
     PURE.contains(&name)
+        || name == "__errno_location"
         || [
             "sqrt", "sin", "cos", "tan", "exp", "log", "pow", "fabs", "floor", "ceil", "fmod",
             "round", "trunc",
@@ -256,50 +240,6 @@ impl Pass<'_, '_> {
         }
         memo.insert(f, ok);
         ok
-    }
-
-    /// May an iteration of `l` read `errno` (in a function it calls, too)?
-    fn loop_reads_errno(&self, l: &Loop, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
-        fn calls_errno(f: LLVMValueRef, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
-            if value_name(f) == "__errno_location" {
-                return true;
-            }
-            if let Some(&v) = memo.get(&f) {
-                return v;
-            }
-            memo.insert(f, false);
-            let v = blocks_call_errno(f, memo);
-            memo.insert(f, v);
-            v
-        }
-        fn blocks_call_errno(f: LLVMValueRef, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
-            let mut bb = unsafe { LLVMGetFirstBasicBlock(f) };
-            while !bb.is_null() {
-                if block_calls_errno(bb, memo) {
-                    return true;
-                }
-                bb = unsafe { LLVMGetNextBasicBlock(bb) };
-            }
-            false
-        }
-        fn block_calls_errno(
-            bb: LLVMBasicBlockRef,
-            memo: &mut HashMap<LLVMValueRef, bool>,
-        ) -> bool {
-            let mut i = unsafe { LLVMGetFirstInstruction(bb) };
-            while !i.is_null() {
-                if matches!(
-                    opcode(i),
-                    Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
-                ) && callee(i).is_some_and(|f| calls_errno(f, memo))
-                {
-                    return true;
-                }
-                i = unsafe { LLVMGetNextInstruction(i) };
-            }
-            false
-        }
-        l.body.iter().any(|&bb| block_calls_errno(bb, memo))
     }
 
     /// Can an iteration of `l` have effects beyond its events and its head's phis?
@@ -413,22 +353,22 @@ impl Pass<'_, '_> {
                     continue;
                 }
                 let scalar = phis.iter().all(|&p| unsafe { to_i64_kind(LLVMTypeOf(p)) });
-                let has_events = self.loop_has_events(&l);
-                let mut may_wait =
-                    || scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
                 // A loop without events carries nothing from one iteration to the next
                 // when its head has no phis and it changes nothing: once it goes round,
                 // it goes round for ever (`while (t != 1) {}` on a copy of a shared
                 // variable). Its hook makes it an await that nothing can end, so the
                 // thread is stuck and the others go on, instead of a hang.
-                let may_wait = if has_events {
-                    may_wait()
-                } else if phis.is_empty() && may_wait() {
-                    true
-                } else {
+                let has_events = self.loop_has_events(&l);
+                if !has_events && !phis.is_empty() {
                     continue;
-                };
-                let errno = may_wait && self.loop_reads_errno(&l, &mut errno_memo);
+                }
+                let may_wait =
+                    scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
+                if !has_events && !may_wait {
+                    continue;
+                }
+                // May an iteration read `errno` (in a function it calls, too)?
+                let errno = may_wait && l.body.iter().any(|&bb| calls_errno(bb, &mut errno_memo));
                 plans.push((l, first, phis, may_wait, errno));
             }
             if plans.is_empty() {
@@ -483,9 +423,10 @@ impl Pass<'_, '_> {
                     };
                     b.build_store(slot, v).expect("positioned");
                 }
-                let bits = u64::from(may_wait) << 1 | u64::from(errno) << 2;
+                let bits =
+                    if may_wait { LOOP_MAY_WAIT } else { 0 } | if errno { LOOP_ERRNO } else { 0 };
                 let flags = if bits != 0 {
-                    b.build_or(back, i32t.const_int(bits, false), "")
+                    b.build_or(back, i32t.const_int(bits.into(), false), "")
                         .expect("positioned")
                 } else {
                     back
@@ -560,6 +501,40 @@ fn phis(bb: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
         }
     }
     out
+}
+
+/// Does block `bb` call `__errno_location`, directly or through a function with a
+/// body (`memo`: by function; recursion counts as no)?
+fn calls_errno(bb: LLVMBasicBlockRef, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+    let mut i = unsafe { LLVMGetFirstInstruction(bb) };
+    while !i.is_null() {
+        let call = matches!(
+            opcode(i),
+            Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke)
+        );
+        if let Some(f) = call.then(|| callee(i)).flatten() {
+            if value_name(f) == "__errno_location" {
+                return true;
+            }
+            let known = memo.get(&f).copied();
+            let reads = known.unwrap_or_else(|| {
+                memo.insert(f, false);
+                let mut b = unsafe { LLVMGetFirstBasicBlock(f) };
+                let mut reads = false;
+                while !reads && !b.is_null() {
+                    reads = calls_errno(b, memo);
+                    b = unsafe { LLVMGetNextBasicBlock(b) };
+                }
+                memo.insert(f, reads);
+                reads
+            });
+            if reads {
+                return true;
+            }
+        }
+        i = unsafe { LLVMGetNextInstruction(i) };
+    }
+    false
 }
 
 /// Can a value of this type travel as an i64 (`Pass::as_i64`)?

@@ -24,6 +24,13 @@ pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
 /// it reads nothing. (Its waker, that write, still orders it.)
 pub const FLAG_RERUN: u8 = crate::event::FLAG_SILENT;
 
+/// The flags of a loop head's hook (`__cdpor_loop`, from the instrumentation): reached
+/// through a back edge; the loop's effects are all events and its values (it may wait);
+/// an iteration may read `errno`.
+pub const LOOP_BACK: u32 = 1;
+pub const LOOP_MAY_WAIT: u32 = 2;
+pub const LOOP_ERRNO: u32 = 4;
+
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
     e.kind() == Kind::Await && e.flags & (FLAG_ASSUMPTION | FLAG_FAILED) == 0
