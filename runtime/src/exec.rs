@@ -716,6 +716,22 @@ impl Exec {
             || self.taken(want).is_some()
     }
 
+    /// A thread that a bound stopped (`--unroll`, `--max-threads`), if any: an execution
+    /// that ends without an error while one waits there is cut, whatever ended it, since
+    /// that thread could have gone on before the others' last events.
+    fn cut_by_bound(&self) -> Option<(Outcome, Tid)> {
+        let any = |f: &dyn Fn(&Thread) -> bool| {
+            self.ready
+                .iter()
+                .find(|&t| f(&self.threads[t as usize]))
+        };
+        if let Some(t) = any(&|th| awaits::stopped(&th.pending)) {
+            Some((Outcome::LoopBound, t))
+        } else {
+            any(&|th| self.over_thread_bound(&th.pending)).map(|t| (Outcome::ThreadBound, t))
+        }
+    }
+
     /// Picks the thread that performs the next event, or ends the execution.
     fn choose(&mut self) -> Tid {
         let (enabled, live) = self.enabled_and_live();
@@ -727,14 +743,12 @@ impl Exec {
             Pick::Done => self.finish(Outcome::Exit, self.cur, 0),
             Pick::Deadlock => {
                 // A bound that stopped a thread may be why the others cannot go on.
-                let any = |f: &dyn Fn(&Thread) -> bool| {
-                    live.iter().find(|&t| f(&self.threads[t as usize]))
-                };
-                let (outcome, t) = if let Some(t) = any(&|th| awaits::stopped(&th.pending)) {
-                    (Outcome::LoopBound, t)
-                } else if let Some(t) = any(&|th| self.over_thread_bound(&th.pending)) {
-                    (Outcome::ThreadBound, t)
-                } else if let Some(t) = any(&|th| awaits::spins(&th.pending)) {
+                let (outcome, t) = if let Some(cut) = self.cut_by_bound() {
+                    cut
+                } else if let Some(t) = live
+                    .iter()
+                    .find(|&t| awaits::spins(&self.threads[t as usize].pending))
+                {
                     (Outcome::Livelock, t)
                 } else {
                     (Outcome::Deadlock, self.cur)
@@ -1246,6 +1260,10 @@ impl Exec {
 
     /// Writes how the execution ended and leaves the process.
     fn finish(&mut self, outcome: Outcome, tid: Tid, code: i64) -> ! {
+        let (outcome, tid) = match outcome {
+            Outcome::Exit | Outcome::AssumeFail => self.cut_by_bound().unwrap_or((outcome, tid)),
+            _ => (outcome, tid),
+        };
         let site = match outcome {
             Outcome::Assertion
             | Outcome::Abort

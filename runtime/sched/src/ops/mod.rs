@@ -276,7 +276,9 @@ pub fn same_op(a: &Event, b: &Event) -> bool {
         return false;
     }
     match a.kind() {
-        Kind::Create | Kind::Join => a.aux == b.aux,
+        // A create not yet executed (the pending event of a cut execution) has no child.
+        Kind::Create => a.aux == b.aux || a.aux == u32::MAX || b.aux == u32::MAX,
+        Kind::Join => a.aux == b.aux,
         _ => true,
     }
 }

@@ -1,0 +1,44 @@
+/* A worker counts to 5 while main reads the count once and returns without joining. With
+ * --unroll 3 the worker is stopped at its fourth turn, and main's return ends the
+ * execution; that execution is cut all the same (the worker could have counted on before
+ * main read), so the verdict is incomplete, never safe: `c < 5` fails only when all five
+ * turns come first. Unbounded, the failure is found. With -DSPAWN a spawner creates
+ * threads without end while main returns: --max-threads stops it, and the executions
+ * where main returns then are cut by that bound.
+ *
+ * cdpor-test
+ * run: --unroll 3 ; verdict=incomplete executions=4 bounded=5 contains="--unroll"
+ * run: --unroll 3 --algorithm source ; verdict=incomplete
+ * run: --unroll 3 --algorithm classic ; verdict=incomplete
+ * run: --unroll 3 --algorithm none ; verdict=incomplete executions=120 bounded=45
+ * run: ; verdict=error kind=assertion location=unroll_cut_main_exits.c:42
+ * run: --algorithm none ; verdict=error kind=assertion location=unroll_cut_main_exits.c:42
+ * run: -DSPAWN --max-threads 3 ; verdict=incomplete contains="--max-threads"
+ * run: -DSPAWN --max-threads 3 --algorithm none ; verdict=incomplete contains="--max-threads"
+ */
+#include <assert.h>
+#include <pthread.h>
+
+int count;
+
+static void *nothing(void *arg) { return arg; }
+
+static void *worker(void *arg) {
+#ifdef SPAWN
+    for (;;) {
+        pthread_t t;
+        pthread_create(&t, 0, nothing, 0);
+    }
+#endif
+    for (int k = 0; k < 5; k++)
+        count++;
+    return arg;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, worker, 0);
+    int c = count;
+    assert(c < 5);
+    return 0;
+}
