@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
 };
@@ -261,6 +262,32 @@ impl Executor {
 
     /// Runs one execution. An `Err` means the fork server itself is gone.
     pub fn run(&mut self, req: &Request, max_steps: usize) -> Result<Execution, String> {
+        self.run_as(req, max_steps, 0)
+    }
+
+    /// Runs the program once with a probe's free choices, under `bounds` (`--unroll`,
+    /// `--max-threads`) instead of the exploration's.
+    pub fn probe(
+        &mut self,
+        probe: Probe,
+        max_steps: usize,
+        bounds: (u32, u32),
+    ) -> Result<Execution, String> {
+        let req = Request {
+            schedule: Vec::new(),
+            sleep: Vec::new(),
+            sleep_from: 0,
+        };
+        let h = self.hdr();
+        let kept = (h.unroll, h.max_threads);
+        (h.unroll, h.max_threads) = bounds;
+        let execution = self.run_as(&req, max_steps, probe.encode());
+        let h = self.hdr();
+        (h.unroll, h.max_threads) = kept;
+        execution
+    }
+
+    fn run_as(&mut self, req: &Request, max_steps: usize, probe: u64) -> Result<Execution, String> {
         let cap = self.layout.cap_steps;
         if req.schedule.len() > cap {
             return Err("schedule longer than the step capacity".into());
@@ -281,6 +308,7 @@ impl Executor {
         h.sleep_len = sleep_len;
         h.sleep_from = req.sleep_from as u32;
         h.max_steps = max_steps.min(cap) as u32;
+        h.probe = probe;
         h.child_pid = 0;
         h.running = 0;
         self.cmd.write_all(b"g").map_err(|_| self.server_gone())?;

@@ -24,8 +24,20 @@ pub struct Options {
     pub time_limit: Option<Duration>,
     pub exec_timeout: Duration,
     pub progress: bool,
+    /// Probe executions to run before exploring, to find a bug that exploration would
+    /// reach late.
+    pub probes: Probes,
     /// What the runtime is told (SV-COMP conventions, bounds on threads and values).
     pub run: RunOptions,
+}
+
+/// Probe executions (`scheduler::Probe`): how many, and the bounds they run under
+/// (`--unroll`, `--max-threads`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Probes {
+    pub count: u32,
+    pub unroll: u32,
+    pub max_threads: u32,
 }
 
 /// `--unroll`'s default: enough for the loops of small test programs, few enough that a
@@ -99,6 +111,8 @@ pub struct Found {
     pub schedule: Vec<Step>,
     /// Number of the execution (1-based) that found it.
     pub index: u64,
+    /// That execution was a probe, run before exploring.
+    pub probe: bool,
     /// Failing executions that showed the same error (same kind and place).
     pub count: u64,
 }
@@ -163,6 +177,8 @@ pub struct Summary {
     pub failing: u64,
     pub cut: Option<Cut>,
     pub elapsed: Duration,
+    /// Probe executions run before exploring (not in `stats`).
+    pub probes: u64,
 }
 
 impl Summary {
@@ -293,6 +309,7 @@ pub fn explore_in_rounds(
     let start = Instant::now();
     let mut round = opts.clone();
     let mut rounds = rounds.iter().peekable();
+    let mut probes = 0;
     while let Some(r) = rounds.next() {
         let last = rounds.peek().is_none();
         round.run.unroll = r.unroll;
@@ -302,6 +319,10 @@ pub fn explore_in_rounds(
             round.time_limit = Some(if last { left } else { left.mul_f64(r.share) });
         }
         let mut s = explore(program, &round)?;
+        // Probes run once, in the first round.
+        round.probes.count = 0;
+        probes += s.probes;
+        s.probes = probes;
         let timed_out = matches!(s.cut, Some(Cut::TimeLimit(_)));
         let larger_bounds_may_tell =
             s.errors.is_empty() && (timed_out || s.cut.is_none() && s.stats.bounded > 0);
@@ -337,6 +358,13 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         last: Instant::now(),
     };
     let mut runs = 0u64;
+    // Probes look for a first error; with --keep-going exploration counts them all.
+    let probes = if opts.keep_going {
+        0
+    } else {
+        run_probes(&mut executor, opts, start, &mut errors)?
+    };
+    failing += errors.len() as u64;
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
     let mut unrolled = BTreeSet::new();
     // Loops that waited for another thread (awaits), over all executions.
@@ -345,6 +373,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     // For developers: every execution's events, to see what the engine explored.
     let trace_executions = std::env::var_os("CDPOR_TRACE").is_some();
     while let Some(req) = engine.next_request() {
+        if !errors.is_empty() && !opts.keep_going {
+            break;
+        }
         if let Some(sig) = crate::interrupt::requested() {
             cut = Some(Cut::Interrupted(sig));
             break;
@@ -425,22 +456,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             pending: &execution.pending,
             end,
         };
-        let race = (opts.run.races && classify(&execution.end, opts.run.svcomp).is_none())
-            .then(|| crate::engine::data_race(&trace))
-            .flatten();
+        let race = data_race(&trace, &execution, opts);
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        if let Some((first, later)) = race {
-            let (second, second_step) = match later {
-                Later::Event(i) => (execution.events[i], Some(i)),
-                Later::Pending(k) => (execution.pending[k].event, None),
-            };
-            execution.end = End::DataRace {
-                first,
-                second,
-                second_step,
-            };
+        if let Some(end) = race {
+            execution.end = end;
         }
         for &(site, n) in &execution.restricted {
             restricted.entry(site).or_insert(n);
@@ -452,6 +473,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 schedule: execution.events.iter().map(Step::of).collect(),
                 execution,
                 index: runs,
+                probe: false,
                 count: 1,
             };
             match errors.iter_mut().find(|f| f.key() == found.key()) {
@@ -491,7 +513,80 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         failing,
         cut,
         elapsed: start.elapsed(),
+        probes,
     })
+}
+
+/// With `--races`, an execution that ended without an error but has a data race ends
+/// in that race.
+fn data_race(trace: &Trace, execution: &Execution, opts: &Options) -> Option<End> {
+    if !opts.run.races || classify(&execution.end, opts.run.svcomp).is_some() {
+        return None;
+    }
+    let (first, later) = crate::engine::data_race(trace)?;
+    let (second, second_step) = match later {
+        Later::Event(i) => (execution.events[i], Some(i)),
+        Later::Pending(k) => (execution.pending[k].event, None),
+    };
+    Some(End::DataRace {
+        first,
+        second,
+        second_step,
+    })
+}
+
+/// Runs `opts.probes`, within a tenth of the time limit, until one shows an error,
+/// which it adds to `errors`; returns how many ran.
+/// A probe whose execution hangs ends the probing: exploration will meet that hang
+/// where it can say what it is.
+fn run_probes(
+    executor: &mut Executor,
+    opts: &Options,
+    start: Instant,
+    errors: &mut Vec<Found>,
+) -> Result<u64, Fatal> {
+    let mut runs = 0;
+    let bounds = (opts.probes.unroll, opts.probes.max_threads);
+    for probe in cdpor_sched::scheduler::Probe::series(opts.probes.count) {
+        let late = opts.time_limit.is_some_and(|l| start.elapsed() >= l / 10);
+        if late || crate::interrupt::requested().is_some() {
+            break;
+        }
+        let mut execution =
+            (executor.probe(probe, opts.max_steps, bounds)).map_err(Fatal::Server)?;
+        runs += 1;
+        match &execution.end {
+            End::TimedOut { .. } => break,
+            End::Unsupported { what, site } => {
+                return Err(Fatal::Unsupported {
+                    what: what.clone(),
+                    site: *site,
+                })
+            }
+            _ => {}
+        }
+        let trace = Trace {
+            events: &execution.events,
+            enabled: &execution.enabled,
+            pending: &execution.pending,
+            end: TraceEnd::Maximal { killed: false },
+        };
+        if let Some(end) = data_race(&trace, &execution, opts) {
+            execution.end = end;
+        }
+        if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
+            errors.push(Found {
+                kind,
+                schedule: execution.events.iter().map(Step::of).collect(),
+                execution,
+                index: runs,
+                probe: true,
+                count: 1,
+            });
+            break;
+        }
+    }
+    Ok(runs)
 }
 
 /// Pins this process to one CPU and returns it, for the fork server (and so every

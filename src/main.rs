@@ -175,7 +175,20 @@ struct RunArgs {
     /// --svcomp, so that a task ends within the 60 seconds SV-COMP gives it.
     #[arg(long)]
     time_limit: Option<f64>,
+    /// Before exploring, run N probe executions (main first for a while, then the other
+    /// threads in turn or one after another, the end of the program last), which find
+    /// some deep bugs at once; they prove nothing. Default: 0, except 256 with --svcomp
+    /// (with --unroll 100 and --max-threads 64 unless given).
+    #[arg(long, value_name = "N")]
+    probes: Option<u32>,
 }
+
+/// `--probes` under `--svcomp` unless given.
+const SVCOMP_PROBES: u32 = 256;
+
+/// The bound on threads of probes under `--svcomp` unless `--max-threads` is given: a
+/// probe that creates many threads is one cheap execution.
+const SVCOMP_PROBE_MAX_THREADS: u32 = 64;
 
 /// The time limit under `--svcomp` unless given.
 const SVCOMP_TIME_LIMIT: f64 = 50.0;
@@ -379,6 +392,15 @@ fn run(args: RunArgs) -> ExitCode {
         exec_timeout: timeout(args.build.exec_timeout),
         progress: !quiet,
         run: args.build.run_options(),
+        probes: explore::Probes {
+            count: (args.probes).unwrap_or(if args.build.svcomp { SVCOMP_PROBES } else { 0 }),
+            unroll: args.build.unroll.unwrap_or(explore::DEFAULT_UNROLL),
+            max_threads: args.build.max_threads.unwrap_or(if args.build.svcomp {
+                SVCOMP_PROBE_MAX_THREADS
+            } else {
+                u32::MAX
+            }),
+        },
     };
     let b = &args.build;
     let explored = if b.svcomp && b.unroll.is_none() && b.max_threads.is_none() {
@@ -489,6 +511,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 schedule: steps.clone(),
                 execution: execution.clone(),
                 index: 1,
+                probe: false,
                 count: 1,
             });
             let shown = found.clone().unwrap_or(Found {
@@ -496,6 +519,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 schedule: steps,
                 execution,
                 index: 1,
+                probe: false,
                 count: 1,
             });
             say_err!(

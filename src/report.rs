@@ -811,6 +811,8 @@ pub struct JsonReport {
     pub time_s: f64,
     /// Executions that ended in an error.
     pub failing_executions: u64,
+    /// Probe executions run before exploring (not in `executions`).
+    pub probes: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -960,6 +962,7 @@ pub fn json(
         threads,
         time_s: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
         failing_executions: s.failing,
+        probes: s.probes,
         cut: cut_text(namer, s),
         error,
         errors: s
@@ -1001,13 +1004,17 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
     if s.stats.bounded > 0 {
         extra += &format!(", {} cut by a bound", s.stats.bounded);
     }
+    if s.probes > 0 {
+        extra += &format!(", after {}", plural(s.probes, "probe"));
+    }
     let counts = format!(
         "{}{extra} (algorithm {algorithm}, {time})",
         plural(s.executions(), "execution"),
     );
     if let Some(f) = s.errors.first() {
         out += &format!("cdpor: {} error: {}\n", f.kind.name(), namer.message(f));
-        out += &format!("  found in execution {} of this run; {counts}\n\n", f.index);
+        let by = if f.probe { "probe" } else { "execution" };
+        out += &format!("  found in {by} {} of this run; {counts}\n\n", f.index);
         out += &format!("Interleaving ({} events):\n", f.execution.events.len());
         out += &interleaving(namer, f);
         if matches!(f.kind, ErrorKind::Deadlock | ErrorKind::Livelock) {

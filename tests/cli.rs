@@ -285,3 +285,35 @@ fn bitcode_and_ir_from_the_users_build_link_with_c_files() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("bad.ll is not LLVM 19 IR"), "{stderr}");
 }
+
+#[test]
+fn replay_reproduces_what_a_probe_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result.json");
+    let run = cdpor(&[
+        "run",
+        "c-tests/svcomp/pingpong.c",
+        "--probes",
+        "64",
+        "--max-executions",
+        "10",
+        "--json",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains("found in probe"), "{stdout}");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(v["error"]["kind"], "assertion");
+    assert!(v["probes"].as_u64().unwrap() >= 1, "{v}");
+    let replay = cdpor(&[
+        "replay",
+        "c-tests/svcomp/pingpong.c",
+        "--schedule",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(replay.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    assert!(stderr.contains("assertion error"), "{stderr}");
+}

@@ -333,6 +333,7 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary
         exec_timeout: Duration::from_secs(10),
         progress: false,
         run: Default::default(),
+        probes: Default::default(),
     };
     explore::explore(program, &opts).unwrap_or_else(|f| panic!("{algorithm:?}: {f:?}"))
 }

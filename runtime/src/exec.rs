@@ -24,6 +24,7 @@ use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
+use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, MemError, MemFault, Outcome, ThreadEnd, ThreadName, ThreadStatus,
     NO_PARENT,
@@ -491,7 +492,8 @@ pub unsafe fn start(
         threads_out: base.add(layout.threads()) as *mut ThreadEnd,
         names,
         allocs: base.add(layout.allocs()) as *mut Alloc,
-        sched: Scheduler::new(schedule, sleep, (*hdr).sleep_from as usize, max_steps),
+        sched: Scheduler::new(schedule, sleep, (*hdr).sleep_from as usize, max_steps)
+            .probing(Probe::decode((*hdr).probe)),
         threads: &mut THREADS.get().0,
         ready: ThreadSet::EMPTY,
         cur: 0,
@@ -720,11 +722,8 @@ impl Exec {
     /// that ends without an error while one waits there is cut, whatever ended it, since
     /// that thread could have gone on before the others' last events.
     fn cut_by_bound(&self) -> Option<(Outcome, Tid)> {
-        let any = |f: &dyn Fn(&Thread) -> bool| {
-            self.ready
-                .iter()
-                .find(|&t| f(&self.threads[t as usize]))
-        };
+        let any =
+            |f: &dyn Fn(&Thread) -> bool| self.ready.iter().find(|&t| f(&self.threads[t as usize]));
         if let Some(t) = any(&|th| awaits::stopped(&th.pending)) {
             Some((Outcome::LoopBound, t))
         } else {
@@ -735,7 +734,17 @@ impl Exec {
     /// Picks the thread that performs the next event, or ends the execution.
     fn choose(&mut self) -> Tid {
         let (enabled, live) = self.enabled_and_live();
-        match self.sched.pick(Some(self.cur), enabled, live) {
+        let ending = if self.sched.is_probe() {
+            (enabled.iter())
+                .filter(|&t| self.threads[t as usize].pending.kind() == Kind::ProcessExit)
+                .collect()
+        } else {
+            ThreadSet::EMPTY
+        };
+        match self
+            .sched
+            .pick_ending(Some(self.cur), enabled, live, ending)
+        {
             Pick::Run(t) => {
                 self.enabled = enabled;
                 t

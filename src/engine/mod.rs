@@ -255,7 +255,9 @@ impl Engine {
                     killed || events.last().is_some_and(|e| e.kind().ends_program()),
                     true,
                 ),
-                TraceEnd::Stopped => (false, true),
+                // A bound stopped a thread, and the program ended (main returned, an
+                // assumption failed) or every other thread blocked.
+                TraceEnd::Stopped => (events.last().is_some_and(|e| e.kind().ends_program()), true),
                 _ => (false, false),
             };
             let scope = hb::Scope {

@@ -3,6 +3,12 @@
 //! may continue and never choosing a thread in the sleep set), and which alternative an
 //! operation with several takes (the schedule's, then the first).
 //!
+//! A probe (`Probe`) is an execution the engine runs before exploring, to find bugs that
+//! exploration would reach late: its free choices follow a fixed pattern (main first for
+//! a while, then the other threads in turn or one after the other, the end of the
+//! program last) and its alternatives a seeded hash. It proves nothing; what it finds
+//! is a real execution, replayed like any other.
+//!
 //! The runtime inside the checked program and the engine's test simulator both drive
 //! executions through this one type, so the engine is tested against the same policy the
 //! real programs run under.
@@ -26,6 +32,100 @@ pub enum Pick {
     Diverged(Tid),
 }
 
+/// How a probe makes its free choices.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Probe {
+    /// Main is preferred for this many steps of the execution (`u16::MAX`: throughout).
+    pub lead: u16,
+    /// The other threads take turns at every event, rather than each running on until
+    /// it cannot.
+    pub alternate: bool,
+    /// The other threads in decreasing order of number (the youngest first).
+    pub descending: bool,
+    /// Picks the alternatives of operations that have several.
+    pub seed: u32,
+}
+
+impl Probe {
+    /// As the execution request carries it (`shm::Header::probe`): 0 is no probe.
+    pub fn encode(self) -> u64 {
+        1 | (self.alternate as u64) << 1
+            | (self.descending as u64) << 2
+            | (self.lead as u64) << 16
+            | (self.seed as u64) << 32
+    }
+
+    pub fn decode(v: u64) -> Option<Probe> {
+        (v & 1 != 0).then_some(Probe {
+            lead: (v >> 16) as u16,
+            alternate: v & 2 != 0,
+            descending: v & 4 != 0,
+            seed: (v >> 32) as u32,
+        })
+    }
+
+    /// The probes to run, `n` of them: every pattern, over leads from none to all, with
+    /// a new seed each time round.
+    pub fn series(n: u32) -> impl Iterator<Item = Probe> {
+        const LEADS: [u16; 16] = [u16::MAX, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32, 48];
+        (0..n).map(|i| Probe {
+            lead: LEADS[(i / 4) as usize % LEADS.len()],
+            alternate: i & 1 != 0,
+            descending: i & 2 != 0,
+            seed: i / (4 * LEADS.len() as u32),
+        })
+    }
+
+    fn choice(self, step: usize, n: u32) -> u32 {
+        // splitmix64: any fixed mixing of seed and step will do.
+        let mut z = ((self.seed as u64) << 32 ^ step as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as u32
+    }
+
+    /// Among `candidates` (not empty), with `ending` those whose event ends the program.
+    fn pick(
+        self,
+        step: usize,
+        cur: Option<Tid>,
+        yielding: bool,
+        candidates: ThreadSet,
+        ending: ThreadSet,
+    ) -> Tid {
+        let rest = candidates.minus(ending);
+        let pool = if rest.is_empty() { candidates } else { rest };
+        let main_spins = yielding && cur == Some(0);
+        if pool.contains(0) && (pool.len() == 1 || step < self.lead as usize && !main_spins) {
+            return 0;
+        }
+        let mut others: Vec<Tid> = pool.iter().filter(|&t| t != 0).collect();
+        if self.descending {
+            others.reverse();
+        }
+        let at = cur.and_then(|c| others.iter().position(|&t| t == c));
+        match at {
+            Some(i) if self.alternate || yielding => others[(i + 1) % others.len()],
+            Some(i) => others[i],
+            // After a thread not among them (main, or one that cannot go on): the next
+            // one after it in the order, so that turns keep going round.
+            None => {
+                let after = |t: Tid| match cur {
+                    Some(c) if self.descending => t < c,
+                    Some(c) => t > c,
+                    None => true,
+                };
+                match cur {
+                    Some(c) if c != 0 && self.alternate => {
+                        *others.iter().find(|&&t| after(t)).unwrap_or(&others[0])
+                    }
+                    _ => others[0],
+                }
+            }
+        }
+    }
+}
+
 pub struct Scheduler<'a> {
     schedule: &'a [Step],
     /// Sleeping threads' next events; a sleeper wakes when a dependent event executes.
@@ -42,6 +142,7 @@ pub struct Scheduler<'a> {
     /// another thread if one can run (fairness, so that a spinner does not keep the
     /// processor from the thread it waits for).
     yielding: bool,
+    probe: Option<Probe>,
 }
 
 impl<'a> Scheduler<'a> {
@@ -60,7 +161,20 @@ impl<'a> Scheduler<'a> {
             step: 0,
             max_steps,
             yielding: false,
+            probe: None,
         }
+    }
+
+    /// Free choices follow `probe` instead of keeping the running thread.
+    pub fn probing(mut self, probe: Option<Probe>) -> Self {
+        self.probe = probe;
+        self
+    }
+
+    /// Does a probe make the free choices (`pick_ending` then wants the threads whose
+    /// next event ends the program)?
+    pub fn is_probe(&self) -> bool {
+        self.probe.is_some()
     }
 
     /// Number of events executed so far.
@@ -82,6 +196,18 @@ impl<'a> Scheduler<'a> {
 
     /// Chooses the thread that performs the next event. `cur` is the thread that ran last.
     pub fn pick(&self, cur: Option<Tid>, enabled: ThreadSet, live: ThreadSet) -> Pick {
+        self.pick_ending(cur, enabled, live, ThreadSet::EMPTY)
+    }
+
+    /// `pick`, where `ending` holds the enabled threads whose next event ends the
+    /// program (a probe runs them last).
+    pub fn pick_ending(
+        &self,
+        cur: Option<Tid>,
+        enabled: ThreadSet,
+        live: ThreadSet,
+        ending: ThreadSet,
+    ) -> Pick {
         if enabled.is_empty() {
             return if live.is_empty() {
                 Pick::Done
@@ -100,6 +226,9 @@ impl<'a> Scheduler<'a> {
             };
         }
         let candidates = enabled.minus(self.asleep());
+        if let (Some(p), false) = (self.probe, candidates.is_empty()) {
+            return Pick::Run(p.pick(self.step, cur, self.yielding, candidates, ending));
+        }
         match cur {
             Some(c) if self.yielding && candidates.iter().any(|t| t != c) => {
                 let next = candidates.iter().find(|&t| t > c);
@@ -114,8 +243,9 @@ impl<'a> Scheduler<'a> {
     /// names but that does not exist here (a wakeup sequence's last event may meet a
     /// state with fewer alternatives) falls back to the first.
     pub fn choice(&self, n: u32) -> u32 {
-        match self.schedule.get(self.step) {
-            Some(s) if s.choice < n => s.choice,
+        match (self.schedule.get(self.step), self.probe) {
+            (Some(s), _) if s.choice < n => s.choice,
+            (None, Some(p)) if n > 1 => p.choice(self.step, n),
             _ => 0,
         }
     }
@@ -205,6 +335,65 @@ mod tests {
         assert_eq!(s.pick(Some(1), set(&[1]), set(&[1])), Pick::Run(1), "alone");
         s.executed(&Event::new(1, Kind::Fence));
         assert_eq!(s.pick(Some(1), set(&[0, 1]), set(&[0, 1])), Pick::Run(1));
+    }
+
+    #[test]
+    fn probes_round_trip_through_the_request() {
+        for p in Probe::series(300) {
+            assert_eq!(Probe::decode(p.encode()), Some(p));
+        }
+        assert_eq!(Probe::decode(0), None);
+    }
+
+    #[test]
+    fn a_probe_lets_main_lead_then_runs_the_others_in_turn_and_the_end_last() {
+        let probe = Probe {
+            lead: 2,
+            alternate: true,
+            descending: false,
+            seed: 0,
+        };
+        let mut s = Scheduler::new(&[], &[], 0, 100).probing(Some(probe));
+        let all = set(&[0, 1, 2]);
+        let none = ThreadSet::EMPTY;
+        assert_eq!(s.pick_ending(Some(0), all, all, none), Pick::Run(0));
+        s.executed(&Event::new(0, Kind::Fence));
+        assert_eq!(s.pick_ending(Some(0), all, all, none), Pick::Run(0));
+        s.executed(&Event::new(0, Kind::Fence));
+        assert_eq!(s.pick_ending(Some(0), all, all, none), Pick::Run(1));
+        assert_eq!(s.pick_ending(Some(1), all, all, none), Pick::Run(2));
+        assert_eq!(s.pick_ending(Some(2), all, all, none), Pick::Run(1));
+        assert_eq!(s.pick_ending(Some(2), all, all, set(&[1])), Pick::Run(2));
+        assert_eq!(s.pick_ending(Some(2), set(&[0]), all, none), Pick::Run(0));
+        let one_by_one = Probe {
+            lead: 0,
+            alternate: false,
+            descending: true,
+            ..probe
+        };
+        let s = Scheduler::new(&[], &[], 0, 100).probing(Some(one_by_one));
+        assert_eq!(s.pick_ending(Some(0), all, all, set(&[0])), Pick::Run(2));
+        assert_eq!(s.pick_ending(Some(1), all, all, none), Pick::Run(1));
+    }
+
+    #[test]
+    fn a_probe_takes_alternatives_by_its_seed_and_a_schedule_first() {
+        let probe = Probe {
+            lead: 0,
+            alternate: false,
+            descending: false,
+            seed: 7,
+        };
+        let mut s = Scheduler::new(&[], &[], 0, 100).probing(Some(probe));
+        let mut seen = [false; 4];
+        for _ in 0..64 {
+            seen[s.choice(4) as usize] = true;
+            s.executed(&Event::new(0, Kind::Fence));
+        }
+        assert_eq!(seen, [true; 4], "every alternative, over enough steps");
+        let sched = [Step { tid: 0, choice: 3 }];
+        let s = Scheduler::new(&sched, &[], 0, 100).probing(Some(probe));
+        assert_eq!(s.choice(4), 3);
     }
 
     #[test]

@@ -119,6 +119,8 @@ pub struct Header {
     /// The values a nondeterministic integer too wide to explore whole takes.
     pub nondet_lo: i64,
     pub nondet_hi: i64,
+    /// A probe's free choices (`scheduler::Probe::encode`), or 0.
+    pub probe: u64,
     /// Thread numbers given so far (`ThreadName`): an execution that takes a new one
     /// adds it.
     pub n_names: u32,
