@@ -6,11 +6,15 @@
 //! values the loop carries from one iteration to the next (its head's phis), in a slot
 //! array of the function's frame. The runtime concludes that an iteration changed nothing when its events
 //! changed nothing and those values came back the same, which is only true when nothing
-//! else can change: `flags` bit 1 says the loop's iterations have no effect beyond its
-//! events and those values. They may not when the loop stores into a local the
-//! instrumentation leaves alone, allocates stack or heap, calls a function through a
-//! pointer or one whose effects are hidden (reading a file moves its offset), or carries
-//! more values (or wider ones) than the runtime keeps. `flags` bit 2 says an iteration
+//! else can change: `flags` bit 1 says the iteration that just ended had no effect
+//! beyond its events and those values. It may have when it stored into a local the
+//! instrumentation leaves alone, allocated stack or heap, or called a function through
+//! a pointer or one whose effects are hidden (reading a file moves its offset): each
+//! such instruction of a loop first sets the loop's byte in the frame, which the hook
+//! reads and clears, so that a loop that has such effects on some paths (storing what
+//! it consumed into a local array) still waits on the paths that have none. A loop
+//! that carries more values (or wider ones) than the runtime keeps never has the bit.
+//! `flags` bit 2 says an iteration
 //! may read `errno`, which the loop's own library calls set: the runtime compares it
 //! from one iteration to the next like those values.
 
@@ -23,12 +27,24 @@ use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue};
+use inkwell::IntPredicate;
 
 use super::{callee, externals, location, opcode, value_name, Pass, Site};
 
 /// Loop-carried values the runtime keeps for one loop (`runtime/src/exec.rs`:
 /// `LOOP_VALS`).
 const MAX_VALS: usize = 6;
+
+/// Whether an iteration of a loop can be one that waits (changes nothing the runtime
+/// cannot see).
+enum MayWait {
+    /// It carries values the runtime does not keep.
+    Never,
+    /// Every iteration can.
+    Always,
+    /// Those that run none of these instructions (effects the runtime cannot see).
+    Unmarked(Vec<LLVMValueRef>),
+}
 
 /// One natural loop: its head, and every block of it.
 struct Loop {
@@ -180,7 +196,7 @@ fn without_hidden_effects(name: &str) -> bool {
 
 impl Pass<'_, '_> {
     /// Are all of this call's effects events? A callee's stores into its own locals
-    /// are fine (they end with the call); a loop's own are checked by `loop_is_visible`.
+    /// are fine (they end with the call); a loop's own are found by `hidden_effects`.
     fn call_is_visible(
         &mut self,
         call: LLVMValueRef,
@@ -242,8 +258,14 @@ impl Pass<'_, '_> {
         ok
     }
 
-    /// Can an iteration of `l` have effects beyond its events and its head's phis?
-    fn loop_is_visible(&mut self, l: &Loop, memo: &mut HashMap<LLVMValueRef, bool>) -> bool {
+    /// Where an iteration of `l` can have effects beyond its events and its head's
+    /// phis: the first such instruction of each block of it.
+    fn hidden_effects(
+        &mut self,
+        l: &Loop,
+        memo: &mut HashMap<LLVMValueRef, bool>,
+    ) -> Vec<LLVMValueRef> {
+        let mut hidden = Vec::new();
         for &bb in &l.body {
             unsafe {
                 let mut i = LLVMGetFirstInstruction(bb);
@@ -259,13 +281,14 @@ impl Pass<'_, '_> {
                         _ => true,
                     };
                     if !ok {
-                        return false;
+                        hidden.push(i);
+                        break;
                     }
                     i = LLVMGetNextInstruction(i);
                 }
             }
         }
-        true
+        hidden
     }
 
     /// Can an iteration of `l` make an event (a hooked access, or any call but to a
@@ -362,13 +385,27 @@ impl Pass<'_, '_> {
                 if !has_events && !phis.is_empty() {
                     continue;
                 }
-                let may_wait =
-                    scalar && phis.len() <= MAX_VALS && self.loop_is_visible(&l, &mut memo);
-                if !has_events && !may_wait {
+                let kept = scalar && phis.len() <= MAX_VALS;
+                let hidden = if kept {
+                    self.hidden_effects(&l, &mut memo)
+                } else {
+                    Vec::new()
+                };
+                let waits_whole = kept && hidden.is_empty();
+                if !has_events && !waits_whole {
                     continue;
                 }
+                // An iteration that runs an instruction with a hidden effect marks the
+                // loop's byte, and the hook tells the runtime which iterations did not.
+                let may_wait = if !kept {
+                    MayWait::Never
+                } else if hidden.is_empty() {
+                    MayWait::Always
+                } else {
+                    MayWait::Unmarked(hidden)
+                };
                 // May an iteration read `errno` (in a function it calls, too)?
-                let errno = may_wait && l.body.iter().any(|&bb| calls_errno(bb, &mut errno_memo));
+                let errno = kept && l.body.iter().any(|&bb| calls_errno(bb, &mut errno_memo));
                 plans.push((l, first, phis, may_wait, errno));
             }
             if plans.is_empty() {
@@ -376,7 +413,7 @@ impl Pass<'_, '_> {
             }
             let slots = plans
                 .iter()
-                .filter(|p| p.3)
+                .filter(|p| !matches!(p.3, MayWait::Never))
                 .map(|p| p.2.len())
                 .max()
                 .unwrap_or(0)
@@ -389,6 +426,33 @@ impl Pass<'_, '_> {
             let array = b
                 .build_alloca(i64t.array_type(slots as u32), "cdpor.loop")
                 .expect("positioned");
+            let i8t = c.i8_type();
+            let marked = plans
+                .iter()
+                .filter(|p| matches!(p.3, MayWait::Unmarked(_)))
+                .count();
+            // One byte per such loop, in the entry block, where its address dominates
+            // every use.
+            let mut marks = Vec::new();
+            if marked > 0 {
+                let bytes = i8t.array_type(marked as u32);
+                let array = b.build_alloca(bytes, "cdpor.marks").expect("positioned");
+                b.build_store(array, bytes.const_zero())
+                    .expect("positioned");
+                for k in 0..marked {
+                    let at = unsafe {
+                        b.build_in_bounds_gep(
+                            bytes,
+                            array,
+                            &[i32t.const_zero(), i32t.const_int(k as u64, false)],
+                            "",
+                        )
+                        .expect("positioned")
+                    };
+                    marks.push(at);
+                }
+            }
+            let mut marks = marks.into_iter();
             for (l, first, phis, may_wait, errno) in plans {
                 let (file, line, column) = head_location(l.head);
                 let site = self.sites.len() as u32;
@@ -404,8 +468,16 @@ impl Pass<'_, '_> {
                 let id = next_id;
                 next_id += 1;
                 let back = back_phi(f.as_value_ref(), &l, i32t);
+                let mark = match may_wait {
+                    MayWait::Unmarked(_) => marks.next(),
+                    _ => None,
+                };
                 b.position_before(&unsafe { inkwell::values::InstructionValue::new(first) });
-                let n = if may_wait { phis.len() } else { 0 };
+                let n = if matches!(may_wait, MayWait::Never) {
+                    0
+                } else {
+                    phis.len()
+                };
                 for (k, &p) in phis.iter().enumerate().take(n) {
                     let (v, _) = self.as_i64(&b, p);
                     let slot = unsafe {
@@ -423,14 +495,39 @@ impl Pass<'_, '_> {
                     };
                     b.build_store(slot, v).expect("positioned");
                 }
-                let bits =
-                    if may_wait { LOOP_MAY_WAIT } else { 0 } | if errno { LOOP_ERRNO } else { 0 };
-                let flags = if bits != 0 {
+                let bits = if matches!(may_wait, MayWait::Always) {
+                    LOOP_MAY_WAIT
+                } else {
+                    0
+                } | if errno { LOOP_ERRNO } else { 0 };
+                let mut flags = if bits != 0 {
                     b.build_or(back, i32t.const_int(bits.into(), false), "")
                         .expect("positioned")
                 } else {
                     back
                 };
+                if let Some(at) = mark {
+                    // The iteration that ends here may wait unless it marked the byte;
+                    // the next one starts unmarked.
+                    let m = b
+                        .build_load(i8t, at, "")
+                        .expect("positioned")
+                        .into_int_value();
+                    let clean = b
+                        .build_int_compare(IntPredicate::EQ, m, i8t.const_zero(), "")
+                        .expect("positioned");
+                    let bit = b
+                        .build_select(
+                            clean,
+                            i32t.const_int(LOOP_MAY_WAIT.into(), false),
+                            i32t.const_zero(),
+                            "",
+                        )
+                        .expect("positioned")
+                        .into_int_value();
+                    flags = b.build_or(flags, bit, "").expect("positioned");
+                    b.build_store(at, i8t.const_zero()).expect("positioned");
+                }
                 b.build_call(
                     hook,
                     &[
@@ -443,6 +540,15 @@ impl Pass<'_, '_> {
                     "",
                 )
                 .expect("positioned");
+                // After the hook: a hidden effect at the head's first instruction
+                // belongs to the iteration that starts there.
+                if let (Some(at), MayWait::Unmarked(hidden)) = (mark, &may_wait) {
+                    for &h in hidden {
+                        b.position_before(&unsafe { inkwell::values::InstructionValue::new(h) });
+                        b.build_store(at, i8t.const_int(1, false))
+                            .expect("positioned");
+                    }
+                }
             }
         }
     }
