@@ -175,9 +175,9 @@ struct RunArgs {
     /// --svcomp, so that a task ends within the 60 seconds SV-COMP gives it.
     #[arg(long)]
     time_limit: Option<f64>,
-    /// Before exploring, run N probe executions (main first for a while, then the other
-    /// threads in turn or one after another, the end of the program last), which find
-    /// some deep bugs at once; they prove nothing. Default: 0, except 256 with --svcomp
+    /// Before exploring, run N probe executions (fixed patterns: main first for a while,
+    /// then the other threads in turn or one after another; and random walks; the end of
+    /// the program last), which find some deep bugs at once; they prove nothing. Default: 0, except 256 with --svcomp
     /// (with --unroll 100 and --max-threads 64 unless given).
     #[arg(long, value_name = "N")]
     probes: Option<u32>,

@@ -5,8 +5,8 @@
 //!
 //! A probe (`Probe`) is an execution the engine runs before exploring, to find bugs that
 //! exploration would reach late: its free choices follow a fixed pattern (main first for
-//! a while, then the other threads in turn or one after the other, the end of the
-//! program last) and its alternatives a seeded hash. It proves nothing; what it finds
+//! a while, then the other threads in turn or one after the other) or a random walk,
+//! with the end of the program last, and its alternatives a seeded hash. It proves nothing; what it finds
 //! is a real execution, replayed like any other.
 //!
 //! The runtime inside the checked program and the engine's test simulator both drive
@@ -44,6 +44,9 @@ pub struct Probe {
     pub descending: bool,
     /// Picks the alternatives of operations that have several.
     pub seed: u32,
+    /// The thread that runs is drawn from the seed at every event (a random walk; the
+    /// end of the program still waits), instead of following the pattern.
+    pub random: bool,
 }
 
 impl Probe {
@@ -51,6 +54,7 @@ impl Probe {
     pub fn encode(self) -> u64 {
         1 | (self.alternate as u64) << 1
             | (self.descending as u64) << 2
+            | (self.random as u64) << 3
             | (self.lead as u64) << 16
             | (self.seed as u64) << 32
     }
@@ -60,28 +64,44 @@ impl Probe {
             lead: (v >> 16) as u16,
             alternate: v & 2 != 0,
             descending: v & 4 != 0,
+            random: v & 8 != 0,
             seed: (v >> 32) as u32,
         })
     }
 
-    /// The probes to run, `n` of them: every pattern, over leads from none to all, with
-    /// a new seed each time round.
+    /// The probes to run, `n` of them: every other one a random walk, the others every
+    /// pattern, over leads from none to all, with a new seed each time round.
     pub fn series(n: u32) -> impl Iterator<Item = Probe> {
         const LEADS: [u16; 16] = [u16::MAX, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32, 48];
-        (0..n).map(|i| Probe {
-            lead: LEADS[(i / 4) as usize % LEADS.len()],
-            alternate: i & 1 != 0,
-            descending: i & 2 != 0,
-            seed: i / (4 * LEADS.len() as u32),
+        (0..n).map(|i| {
+            let k = i / 2;
+            Probe {
+                lead: LEADS[(k / 4) as usize % LEADS.len()],
+                alternate: k & 1 != 0,
+                descending: k & 2 != 0,
+                seed: if i & 1 != 0 {
+                    i
+                } else {
+                    k / (4 * LEADS.len() as u32)
+                },
+                random: i & 1 != 0,
+            }
         })
     }
 
-    fn choice(self, step: usize, n: u32) -> u32 {
+    /// A number below `n` drawn from the seed for this step (`salt` tells apart the
+    /// draws of one step).
+    fn draw(self, step: usize, salt: u64, n: u32) -> u32 {
         // splitmix64: any fixed mixing of seed and step will do.
-        let mut z = ((self.seed as u64) << 32 ^ step as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = ((self.seed as u64) << 32 ^ step as u64 ^ salt << 28)
+            .wrapping_add(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         ((z ^ (z >> 31)) % n as u64) as u32
+    }
+
+    fn choice(self, step: usize, n: u32) -> u32 {
+        self.draw(step, 0, n)
     }
 
     /// Among `candidates` (not empty), with `ending` those whose event ends the program.
@@ -95,6 +115,10 @@ impl Probe {
     ) -> Tid {
         let rest = candidates.minus(ending);
         let pool = if rest.is_empty() { candidates } else { rest };
+        if self.random {
+            let k = self.draw(step, 1, pool.len() as u32);
+            return pool.iter().nth(k as usize).expect("k < len");
+        }
         let main_spins = yielding && cur == Some(0);
         if pool.contains(0) && (pool.len() == 1 || step < self.lead as usize && !main_spins) {
             return 0;
@@ -352,6 +376,7 @@ mod tests {
             alternate: true,
             descending: false,
             seed: 0,
+            random: false,
         };
         let mut s = Scheduler::new(&[], &[], 0, 100).probing(Some(probe));
         let all = set(&[0, 1, 2]);
@@ -377,12 +402,36 @@ mod tests {
     }
 
     #[test]
+    fn a_random_probe_walks_among_the_threads_and_ends_last() {
+        let probe = Probe {
+            lead: 0,
+            alternate: false,
+            descending: false,
+            seed: 3,
+            random: true,
+        };
+        let mut s = Scheduler::new(&[], &[], 0, 1000).probing(Some(probe));
+        let all = set(&[0, 1, 2]);
+        let mut ran = [0; 3];
+        for _ in 0..300 {
+            match s.pick_ending(Some(0), all, all, set(&[0])) {
+                Pick::Run(t) => ran[t as usize] += 1,
+                p => panic!("{p:?}"),
+            }
+            s.executed(&Event::new(0, Kind::Fence));
+        }
+        assert_eq!(ran[0], 0, "the end of the program waits");
+        assert!(ran[1] > 100 && ran[2] > 100, "{ran:?}");
+    }
+
+    #[test]
     fn a_probe_takes_alternatives_by_its_seed_and_a_schedule_first() {
         let probe = Probe {
             lead: 0,
             alternate: false,
             descending: false,
             seed: 7,
+            random: false,
         };
         let mut s = Scheduler::new(&[], &[], 0, 100).probing(Some(probe));
         let mut seen = [false; 4];
