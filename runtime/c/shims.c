@@ -74,7 +74,52 @@ int __cdpor_pthread_join(pthread_t thread, void **retval) {
     return cdpor_join((uint64_t)thread, retval, __cdpor_site);
 }
 
-void __cdpor_pthread_exit(void *retval) { cdpor_thread_exit(retval, __cdpor_site); }
+/* pthread_cleanup_push and _pop expand (glibc, in C) to __sigsetjmp on a buffer in the
+ * caller's frame, __pthread_register_cancel and __pthread_unregister_cancel; the handler
+ * runs where __sigsetjmp returns a second time, followed by __pthread_unwind_next.
+ * pthread_exit unwinds the handlers pushed and not popped, innermost first, as glibc
+ * does. A thread's pushed buffers form a list through their spare words. */
+static __pthread_unwind_buf_t *cleanups[CDPOR_MAX_THREADS];
+static void *exit_values[CDPOR_MAX_THREADS];
+static uint32_t exit_sites[CDPOR_MAX_THREADS];
+
+/* glibc's longjmp, on a cancellation buffer: shorter than a jmp_buf (no signal mask,
+ * which __sigsetjmp(buf, 0) did not save, so longjmp does not read it). */
+extern _Noreturn void cancel_longjmp(void *env, int val) __asm__("longjmp");
+
+static uint32_t self_index(void) { return cdpor_current_tid() % CDPOR_MAX_THREADS; }
+
+void __cdpor_pthread_register_cancel(__pthread_unwind_buf_t *buf) {
+    uint32_t t = self_index();
+    buf->__pad[0] = cleanups[t];
+    cleanups[t] = buf;
+}
+
+void __cdpor_pthread_unregister_cancel(__pthread_unwind_buf_t *buf) {
+    cleanups[self_index()] = buf->__pad[0];
+}
+
+/* Runs the next handler, or ends the thread once none is left. */
+static _Noreturn void unwind(void) {
+    uint32_t t = self_index();
+    __pthread_unwind_buf_t *buf = cleanups[t];
+    if (!buf)
+        cdpor_thread_exit(exit_values[t], exit_sites[t]);
+    cleanups[t] = buf->__pad[0];
+    cancel_longjmp(buf->__cancel_jmp_buf, 1);
+}
+
+void __cdpor_pthread_unwind_next(__pthread_unwind_buf_t *buf) {
+    (void)buf;
+    unwind();
+}
+
+void __cdpor_pthread_exit(void *retval) {
+    uint32_t t = self_index();
+    exit_values[t] = retval;
+    exit_sites[t] = __cdpor_site;
+    unwind();
+}
 
 pthread_t __cdpor_pthread_self(void) { return (pthread_t)cdpor_self(); }
 

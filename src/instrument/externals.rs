@@ -11,6 +11,10 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_create", "pthread_create"),
     ("pthread_join", "pthread_join"),
     ("pthread_exit", "pthread_exit"),
+    // what pthread_cleanup_push and _pop expand to
+    ("__pthread_register_cancel", "pthread_register_cancel"),
+    ("__pthread_unregister_cancel", "pthread_unregister_cancel"),
+    ("__pthread_unwind_next", "pthread_unwind_next"),
     ("pthread_self", "pthread_self"),
     ("pthread_equal", "pthread_equal"),
     ("pthread_detach", "pthread_detach"),
@@ -351,6 +355,14 @@ pub fn harmless(name: &str) -> bool {
         "strerror",
         "isatty",
         "bsearch",
+        // a jump buffer is only ever the program's business
+        "setjmp",
+        "_setjmp",
+        "__sigsetjmp",
+        "sigsetjmp",
+        "longjmp",
+        "_longjmp",
+        "siglongjmp",
     ];
     NAMES.contains(&name) || name.starts_with("llvm.")
 }
