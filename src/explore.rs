@@ -456,7 +456,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             pending: &execution.pending,
             end,
         };
-        let race = data_race(&trace, &execution, opts);
+        let race = data_race(&trace, &execution, &opts.run);
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
@@ -519,8 +519,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
 
 /// With `--races`, an execution that ended without an error but has a data race ends
 /// in that race.
-fn data_race(trace: &Trace, execution: &Execution, opts: &Options) -> Option<End> {
-    if !opts.run.races || classify(&execution.end, opts.run.svcomp).is_some() {
+fn data_race(trace: &Trace, execution: &Execution, run: &RunOptions) -> Option<End> {
+    if !run.races || classify(&execution.end, run.svcomp).is_some() {
         return None;
     }
     let (first, later) = crate::engine::data_race(trace)?;
@@ -571,7 +571,7 @@ fn run_probes(
             pending: &execution.pending,
             end: TraceEnd::Maximal { killed: false },
         };
-        if let Some(end) = data_race(&trace, &execution, opts) {
+        if let Some(end) = data_race(&trace, &execution, &opts.run) {
             execution.end = end;
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
@@ -709,6 +709,17 @@ pub fn replay(
                     if n == 1 { "" } else { "s" },
                     schedule.steps[i].choice + 1
                 )));
+            }
+            // With --races, the race the run reported in this execution (the first).
+            let mut execution = execution;
+            let trace = Trace {
+                events: &execution.events,
+                enabled: &execution.enabled,
+                pending: &execution.pending,
+                end: TraceEnd::Maximal { killed: false },
+            };
+            if let Some(end) = data_race(&trace, &execution, &run) {
+                execution.end = end;
             }
             Ok(execution)
         }

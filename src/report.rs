@@ -298,8 +298,14 @@ impl Namer<'_> {
                     (None, Some(c)) => format!(" in {}(), called at {line}", c.op),
                     (None, None) => match self.symbols.function_at(*pc) {
                         Some(f) => format!(" in library code ({f})"),
-                        // An access of the program's that the runtime made for it.
-                        None => format!(" at {line}"),
+                        // An access of the program's that the runtime made for it, or
+                        // an operation that found no stack left.
+                        None => match self.site(*site) {
+                            Some(s) if !s.function.is_empty() => {
+                                format!(" at {line} in {}()", s.function)
+                            }
+                            _ => format!(" at {line}"),
+                        },
                     },
                 };
                 let line = Some(line);

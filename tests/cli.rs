@@ -317,3 +317,31 @@ fn replay_reproduces_what_a_probe_found() {
     let stderr = String::from_utf8_lossy(&replay.stderr);
     assert!(stderr.contains("assertion error"), "{stderr}");
 }
+
+#[test]
+fn replay_with_races_shows_the_reported_race() {
+    let dir = tempfile::tempdir().unwrap();
+    let result = dir.path().join("result.json");
+    let run = cdpor(&[
+        "run",
+        "--races",
+        "c-tests/races/counters.c",
+        "--json",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(1));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(v["error"]["kind"], "data-race");
+    let replay = cdpor(&[
+        "replay",
+        "--races",
+        "c-tests/races/counters.c",
+        "--schedule",
+        result.to_str().unwrap(),
+    ]);
+    assert_eq!(replay.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&replay.stderr);
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(stderr.contains(message), "{message} not in {stderr}");
+}

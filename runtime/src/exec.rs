@@ -785,6 +785,9 @@ impl Exec {
 
     /// Announces the current thread's next operation and returns once it has executed.
     fn submit(&mut self, ev: Event) {
+        if stack_low(self.cur) {
+            self.overflow(ev.site);
+        }
         self.in_runtime = true;
         let t = self.cur;
         if self.threads[t as usize].section.is_some() {
@@ -1400,6 +1403,36 @@ extern "C" fn cdpor_crashed_main() {
         ..Event::new(t, Kind::Crash)
     });
     unsafe { libc::_exit(3) }
+}
+
+/// The runtime's room on a thread's stack: an operation announced with less left is the
+/// thread's stack overflow, before the runtime's own frames could reach the guard (a
+/// fault there would be the runtime's, which cannot go on).
+const STACK_RESERVE: u64 = 64 << 10;
+
+/// Is the current stack, that of thread `t`, within `STACK_RESERVE` of its guard?
+#[inline(always)]
+fn stack_low(t: Tid) -> bool {
+    let here = 0u8;
+    let sp = &here as *const u8 as u64;
+    let bottom = stack_bottom(t);
+    sp >= bottom && sp < bottom + STACK_GUARD + STACK_RESERVE
+}
+
+impl Exec {
+    /// The current thread ran out of stack on its way to an operation at `site`: it
+    /// crashes there, as if it had touched its guard, in a step of its own.
+    fn overflow(&mut self, site: u32) -> ! {
+        let t = self.cur;
+        // No library call made it: the operation's site says where.
+        let guard = stack_bottom(t) + STACK_GUARD - 1;
+        self.threads[t as usize].crash = (libc::SIGSEGV, guard, 0, u32::MAX);
+        self.threads[t as usize].last_site = site;
+        let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
+        let mut dummy = ptr::null_mut();
+        unsafe { ffi::cdpor_fiber_switch(&mut dummy, sp) };
+        unsafe { libc::_exit(3) }
+    }
 }
 
 /// Called from the fatal-signal handler (on the alternate stack) when the fault is not a
