@@ -592,9 +592,15 @@ impl Namer<'_> {
             Some(Misuse::DestroyHeld) => {
                 format!("misuse: thread {who}{place} destroys {object} while it is held")
             }
-            Some(Misuse::DestroyWaitedOn) => format!(
-                "misuse: thread {who}{place} destroys the condition {object} while threads wait on it"
-            ),
+            Some(Misuse::DestroyWaitedOn) => {
+                let sem = Some(Kind::SemDestroy);
+                let what = if [Some(e.kind()), Kind::from_u8(e.replaced)].contains(&sem) {
+                    "semaphore"
+                } else {
+                    "condition"
+                };
+                format!("misuse: thread {who}{place} destroys the {what} {object} while threads wait on it")
+            }
             Some(Misuse::WaitWithoutMutex) => format!(
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, which it does not hold",
                 mutex()

@@ -328,7 +328,7 @@ pub enum Misuse {
     Relock = 2,
     /// The destruction of a held mutex or rwlock.
     DestroyHeld = 3,
-    /// The destruction of a condition that threads wait on.
+    /// The destruction of a condition or a semaphore that threads wait on.
     DestroyWaitedOn = 4,
     /// A condition wait with a mutex the thread does not hold.
     WaitWithoutMutex = 5,
@@ -358,6 +358,7 @@ pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
         Kind::Lock | Kind::Unlock | Kind::MutexDestroy => mutex::misuse(w, e),
         Kind::CondWait | Kind::CondDestroy => cond::misuse(w, e),
         Kind::RwUnlock | Kind::RwDestroy => rwlock::misuse(w, e),
+        Kind::SemDestroy => semaphore::misuse(w, e),
         _ => None,
     }
 }

@@ -42,6 +42,18 @@ pub(super) fn enables(e: &Event, c: &Event) -> bool {
     e.kind() == Kind::SemWait && c.kind() == Kind::SemPost && c.addr == e.addr && c.value == 0
 }
 
+/// The destruction of a semaphore that a thread waits on (undefined in POSIX): a thread
+/// blocked in `sem_wait` there.
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    let waited = || {
+        w.ready().iter().any(|t| {
+            let p = w.pending(t);
+            t != e.tid && p.kind() == Kind::SemWait && p.addr == e.addr && !enabled(w, p)
+        })
+    };
+    (e.kind() == Kind::SemDestroy && waited()).then_some(super::Misuse::DestroyWaitedOn)
+}
+
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
     e.kind() != Kind::SemWait || w.sync_word(e.addr) > 0
 }
