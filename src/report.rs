@@ -609,6 +609,9 @@ impl Namer<'_> {
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, while other threads wait on it with another mutex",
                 mutex()
             ),
+            Some(Misuse::UseDestroyed) => format!(
+                "misuse: thread {who}{place} uses {object}, a mutex destroyed and not initialized again"
+            ),
             None => format!("misuse by thread {who}{place}"),
         }
     }

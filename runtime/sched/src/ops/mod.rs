@@ -334,6 +334,8 @@ pub enum Misuse {
     WaitWithoutMutex = 5,
     /// A condition wait with another mutex than the waits in progress on it.
     TwoMutexes = 6,
+    /// An operation on a destroyed mutex, not initialized again.
+    UseDestroyed = 7,
 }
 
 impl Misuse {
@@ -346,6 +348,7 @@ impl Misuse {
             DestroyWaitedOn,
             WaitWithoutMutex,
             TwoMutexes,
+            UseDestroyed,
         ]
         .into_iter()
         .find(|m| *m as u32 == v)

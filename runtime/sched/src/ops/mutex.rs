@@ -15,7 +15,8 @@
 //! a relock (`EDEADLK`) and both refuse an unlock by another thread (`EPERM`): the call
 //! fails (`FLAG_FAILED`) and changes nothing. A timed lock (`value` 1) is a trylock that
 //! returns `ETIMEDOUT`: with time not modelled, it may time out whenever the mutex is
-//! busy.
+//! busy. `pthread_mutex_destroy` sets the kind word to -1 (`DESTROYED`), as glibc does;
+//! an operation on a mutex left so, until it is initialized again, is a misuse.
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SILENT};
@@ -34,6 +35,8 @@ pub const COUNT_OFFSET: u64 = 4;
 /// glibc's kinds (`PTHREAD_MUTEX_RECURSIVE`, `PTHREAD_MUTEX_ERRORCHECK`).
 pub const RECURSIVE: u32 = 1;
 pub const ERRORCHECK: u32 = 2;
+/// The kind word of a destroyed mutex.
+pub const DESTROYED: u32 = u32::MAX;
 
 /// The kind of the mutex operated on (0 for a spin lock, or any kind that behaves as
 /// the default one).
@@ -97,7 +100,11 @@ pub fn take<W: World>(w: &mut W, m: u64, e: &Event) {
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
     use super::Misuse::*;
     let held_by_me = owner(w, e.addr) == e.tid + 1;
+    let destroyed = e.flags & FLAG_SPIN == 0 && w.sync_word(e.addr + KIND_OFFSET) == DESTROYED;
     match e.kind() {
+        Kind::Lock | Kind::TryLock | Kind::Unlock | Kind::MutexDestroy if destroyed => {
+            Some(UseDestroyed)
+        }
         Kind::Unlock if !held_by_me => Some(UnlockNotHeld),
         Kind::Lock if held_by_me && kind(w, e) == ERRORCHECK => Some(Relock),
         Kind::MutexDestroy if !is_free(w, e.addr) => Some(DestroyHeld),
@@ -152,7 +159,11 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             w.set_sync_word(m, 0);
             if e.flags & FLAG_SPIN == 0 {
                 w.set_sync_word(count, 0);
+                w.set_sync_word(m + KIND_OFFSET, 0);
             }
+        }
+        Kind::MutexDestroy if e.flags & FLAG_SPIN == 0 => {
+            w.set_sync_word(m + KIND_OFFSET, DESTROYED)
         }
         _ => {}
     }
