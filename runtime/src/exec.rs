@@ -103,9 +103,7 @@ fn lib_event(r: &Ranges, site: u32) -> Event {
 struct Section {
     summary: Summary,
     choice: Option<(u32, u32)>,
-    /// Something it did changed memory (`awaits::changes_state`).
-    changed: bool,
-    /// How many of its accesses changed memory.
+    /// How many of its accesses changed memory (`awaits::changes_state`).
     changes: u32,
 }
 
@@ -965,7 +963,6 @@ impl Exec {
                 if ev.kind() == Kind::Nondet {
                     sec.choice = Some((ev.choices, ev.choice));
                 }
-                sec.changed |= awaits::changes_state(&ev);
                 sec.changes += u32::from(awaits::changes_state(&ev));
                 for r in ops::footprint(&ev).ranges() {
                     sec.summary.add_range(r);
@@ -998,7 +995,7 @@ impl Exec {
             ev.choices = n;
             ev.choice = c;
         }
-        if !sec.changed {
+        if sec.changes == 0 {
             ev.flags |= FLAG_SILENT;
         }
         self.record(ev);
@@ -1426,8 +1423,15 @@ impl Exec {
         let t = self.cur;
         // No library call made it: the operation's site says where.
         let guard = stack_bottom(t) + STACK_GUARD - 1;
-        self.threads[t as usize].crash = (libc::SIGSEGV, guard, 0, u32::MAX);
         self.threads[t as usize].last_site = site;
+        self.crash_in_own_step(t, (libc::SIGSEGV, guard, 0, u32::MAX))
+    }
+
+    /// Thread `t` crashed (`Thread::crash`): it leaves the frames it was in for good and
+    /// announces the crash from a fresh start of its stack, so that the crash is an
+    /// operation of its own, which other threads may run before.
+    fn crash_in_own_step(&mut self, t: Tid, crash: (c_int, u64, u64, u32)) -> ! {
+        self.threads[t as usize].crash = crash;
         let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
         let mut dummy = ptr::null_mut();
         unsafe { ffi::cdpor_fiber_switch(&mut dummy, sp) };
@@ -1441,7 +1445,7 @@ impl Exec {
 pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
     let e = ex();
     let t = e.cur;
-    let th = &mut e.threads[t as usize];
+    let th = &e.threads[t as usize];
     let user = !e.in_runtime && matches!(th.status, Status::Running | Status::Starting);
     if !user {
         // The runtime itself faulted: end the execution here.
@@ -1452,12 +1456,8 @@ pub extern "C" fn cdpor_crash(sig: c_int, addr: u64, pc: u64) -> ! {
         h.fault_pc = pc;
         unsafe { libc::_exit(0) }
     }
-    th.crash = (sig, addr, pc, unsafe { ffi::__cdpor_site });
-    let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
-    // Leave the signal handler's frame for good.
-    let mut dummy = ptr::null_mut();
-    unsafe { ffi::cdpor_fiber_switch(&mut dummy, sp) };
-    unsafe { libc::_exit(3) }
+    // The signal handler's frame is left for good too.
+    e.crash_in_own_step(t, (sig, addr, pc, unsafe { ffi::__cdpor_site }))
 }
 
 #[no_mangle]

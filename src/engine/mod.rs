@@ -250,15 +250,13 @@ impl Engine {
         // Races are analysed on blocked executions too: the events before the block were
         // explored, and their races are what leads elsewhere (Source-DPOR, Alg. 1).
         if self.alg != Algorithm::None {
+            // The last event ended the program, also when a bound had stopped a thread
+            // (main returned, an assumption failed).
+            let ended = events.last().is_some_and(|e| e.kind().ends_program());
             let (kill, complete) = match trace.end {
-                TraceEnd::Maximal { killed } => (
-                    killed || events.last().is_some_and(|e| e.kind().ends_program()),
-                    true,
-                ),
-                // A bound stopped a thread, and the program ended (main returned, an
-                // assumption failed) or every other thread blocked.
-                TraceEnd::Stopped => (events.last().is_some_and(|e| e.kind().ends_program()), true),
-                _ => (false, false),
+                TraceEnd::Maximal { killed } => (killed || ended, true),
+                TraceEnd::Stopped => (ended, true),
+                TraceEnd::SleepBlocked => (false, false),
             };
             let scope = hb::Scope {
                 from: div,

@@ -123,29 +123,31 @@ impl Probe {
         if pool.contains(0) && (pool.len() == 1 || step < self.lead as usize && !main_spins) {
             return 0;
         }
-        let mut others: Vec<Tid> = pool.iter().filter(|&t| t != 0).collect();
-        if self.descending {
-            others.reverse();
+        // No allocation: this runs in the forked execution.
+        let mut others = pool;
+        others.remove(0);
+        let first = if self.descending {
+            others.iter().last()
+        } else {
+            others.first()
         }
-        let at = cur.and_then(|c| others.iter().position(|&t| t == c));
-        match at {
-            Some(i) if self.alternate || yielding => others[(i + 1) % others.len()],
-            Some(i) => others[i],
-            // After a thread not among them (main, or one that cannot go on): the next
-            // one after it in the order, so that turns keep going round.
-            None => {
-                let after = |t: Tid| match cur {
-                    Some(c) if self.descending => t < c,
-                    Some(c) => t > c,
-                    None => true,
-                };
-                match cur {
-                    Some(c) if c != 0 && self.alternate => {
-                        *others.iter().find(|&&t| after(t)).unwrap_or(&others[0])
-                    }
-                    _ => others[0],
-                }
+        .expect("a thread besides main");
+        // The next one after `c` in the order, going round.
+        let next_after = |c: Tid| {
+            if self.descending {
+                others.iter().filter(|&t| t < c).last()
+            } else {
+                others.iter().find(|&t| t > c)
             }
+            .unwrap_or(first)
+        };
+        match cur {
+            Some(c) if others.contains(c) && !(self.alternate || yielding) => c,
+            Some(c) if others.contains(c) => next_after(c),
+            // After a thread not among them (main, or one that cannot go on), turns
+            // keep going round.
+            Some(c) if c != 0 && self.alternate => next_after(c),
+            _ => first,
         }
     }
 }
