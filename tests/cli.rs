@@ -11,6 +11,16 @@ fn cdpor(args: &[&str]) -> Output {
         .expect("cdpor runs")
 }
 
+/// `cdpor run ARGS --json FILE`: its output, the JSON it wrote, and FILE as `replay
+/// --schedule` takes it (in a directory that lives as long as the returned guard).
+fn run_to_file(args: &[&str]) -> (Output, serde_json::Value, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("result.json").to_str().unwrap().to_string();
+    let out = cdpor(&[args, &["--json", &file]].concat());
+    let v = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    (out, v, file, dir)
+}
+
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
@@ -61,23 +71,14 @@ fn more_threads_than_workers_says_so() {
 
 #[test]
 fn replay_reproduces_the_reported_failure() {
-    let dir = tempfile::tempdir().unwrap();
-    let result = dir.path().join("result.json");
-    let run = cdpor(&[
-        "run",
-        "c-tests/condvar/lost_wakeup.c",
-        "--json",
-        result.to_str().unwrap(),
-    ]);
+    let (run, v, result, _dir) = run_to_file(&["run", "c-tests/condvar/lost_wakeup.c"]);
     assert_eq!(run.status.code(), Some(1));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
     assert_eq!(v["error"]["kind"], "deadlock");
     let replay = cdpor(&[
         "replay",
         "c-tests/condvar/lost_wakeup.c",
         "--schedule",
-        result.to_str().unwrap(),
+        &result,
     ]);
     assert_eq!(replay.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&replay.stderr);
@@ -288,31 +289,20 @@ fn bitcode_and_ir_from_the_users_build_link_with_c_files() {
 
 #[test]
 fn replay_reproduces_what_a_probe_found() {
-    let dir = tempfile::tempdir().unwrap();
-    let result = dir.path().join("result.json");
-    let run = cdpor(&[
+    let (run, v, result, _dir) = run_to_file(&[
         "run",
         "c-tests/svcomp/pingpong.c",
         "--probes",
         "64",
         "--max-executions",
         "10",
-        "--json",
-        result.to_str().unwrap(),
     ]);
     assert_eq!(run.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(stdout.contains("found in probe"), "{stdout}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
     assert_eq!(v["error"]["kind"], "assertion");
     assert!(v["probes"].as_u64().unwrap() >= 1, "{v}");
-    let replay = cdpor(&[
-        "replay",
-        "c-tests/svcomp/pingpong.c",
-        "--schedule",
-        result.to_str().unwrap(),
-    ]);
+    let replay = cdpor(&["replay", "c-tests/svcomp/pingpong.c", "--schedule", &result]);
     assert_eq!(replay.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&replay.stderr);
     assert!(stderr.contains("assertion error"), "{stderr}");
@@ -320,25 +310,15 @@ fn replay_reproduces_what_a_probe_found() {
 
 #[test]
 fn replay_with_races_shows_the_reported_race() {
-    let dir = tempfile::tempdir().unwrap();
-    let result = dir.path().join("result.json");
-    let run = cdpor(&[
-        "run",
-        "--races",
-        "c-tests/races/counters.c",
-        "--json",
-        result.to_str().unwrap(),
-    ]);
+    let (run, v, result, _dir) = run_to_file(&["run", "--races", "c-tests/races/counters.c"]);
     assert_eq!(run.status.code(), Some(1));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
     assert_eq!(v["error"]["kind"], "data-race");
     let replay = cdpor(&[
         "replay",
         "--races",
         "c-tests/races/counters.c",
         "--schedule",
-        result.to_str().unwrap(),
+        &result,
     ]);
     assert_eq!(replay.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&replay.stderr);
