@@ -682,8 +682,9 @@ impl Namer<'_> {
                 "invalid free: thread {who}{place} frees a heap pointer that no allocation returned ({:#x})",
                 f.addr
             ),
-            MemError::DeadStack => format!(
-                "use of a finished thread's stack: thread {who}{place} {how} {} bytes of {}, after {} exited{}",
+            e @ (MemError::DeadStack | MemError::DeadTls) => format!(
+                "use of a finished thread's {}: thread {who}{place} {how} {} bytes of {}, after {} exited{}",
+                if e == MemError::DeadStack { "stack" } else { "thread-local variable" },
                 f.len,
                 self.object(f.addr, x),
                 x.names().thread(f.alloc_tid),

@@ -1101,7 +1101,7 @@ impl Exec {
             for r in ops::footprint(ev).ranges() {
                 let fault = heap::check(r.lo, r.hi - r.lo)
                     .err()
-                    .or_else(|| self.dead_stack(r.lo, r.hi - r.lo));
+                    .or_else(|| self.dead_thread_memory(r.lo, r.hi - r.lo));
                 if let Some(f) = fault {
                     let access = u32::from(r.mode.reads()) | u32::from(r.mode.writes()) << 1;
                     self.memory_error(ev, MemFault { access, ..f })
@@ -1111,13 +1111,20 @@ impl Exec {
         result
     }
 
-    /// An access to the stack of a thread that has exited: its locals are gone (POSIX
-    /// leaves the access undefined), whichever thread it is.
-    fn dead_stack(&self, addr: u64, len: u64) -> Option<MemFault> {
-        let (owner, _) = layout::stack_owner(addr).filter(|&(t, _)| t != self.cur)?;
-        let th = &self.threads[owner as usize];
+    /// An access to the stack or a thread-local variable of a thread that has exited:
+    /// its locals and its thread-local objects are gone (POSIX leaves the access
+    /// undefined), whichever thread it is.
+    fn dead_thread_memory(&self, addr: u64, len: u64) -> Option<MemFault> {
+        let (owner, what) = match layout::stack_owner(addr) {
+            Some((t, _)) => (t, MemError::DeadStack),
+            None => (layout::tls_owner(addr)?.0, MemError::DeadTls),
+        };
+        let th = self
+            .threads
+            .get(owner as usize)
+            .filter(|_| owner != self.cur)?;
         (th.status == Status::Finished).then(|| MemFault {
-            what: MemError::DeadStack as u32,
+            what: what as u32,
             addr,
             len,
             alloc_tid: owner,
@@ -1674,12 +1681,10 @@ pub extern "C" fn cdpor_thread_exit(retval: *mut c_void, site: u32) -> ! {
     // The destructors of its thread-specific data run in the thread, as the program's.
     unsafe { ffi::cdpor_key_destructors(site) };
     let e = ex();
-    // Its stack is gone with it: the exit writes the whole of it.
+    // Its stack and its thread-local variables are gone with it (`ops::thread`).
     e.submit(Event {
         site,
         value: retval as u64,
-        addr: stack_bottom(e.cur),
-        len: STACK_SLOT as u32,
         ..Event::new(0, Kind::ThreadExit)
     });
     // Finished: hand over to another thread for good.

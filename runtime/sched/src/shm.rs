@@ -169,6 +169,8 @@ pub enum MemError {
     FreeStack = 6,
     /// An access to the stack of thread `alloc_tid`, which has exited (at `free_site`).
     DeadStack = 7,
+    /// An access to a thread-local variable of thread `alloc_tid`, which has exited.
+    DeadTls = 8,
 }
 
 impl MemError {
@@ -181,6 +183,7 @@ impl MemError {
             5 => FreeStatic,
             6 => FreeStack,
             7 => DeadStack,
+            8 => DeadTls,
             _ => UseAfterFree,
         }
     }

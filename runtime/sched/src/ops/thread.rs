@@ -1,6 +1,6 @@
-//! Threads: creation, join and exit. Each thread is a word in a reserved range of
-//! addresses that no program can use (`object`): its exit writes the word and a join of
-//! it writes it too, so a join is ordered after the exit it waits for, and two joins of
+//! Threads: creation, join and exit. Each thread is a word that no program can use, the
+//! first of its stack's guard (`object`): its exit writes the word and a join of it
+//! writes it too, so a join is ordered after the exit it waits for, and two joins of
 //! one thread (undefined in POSIX) conflict: the first takes the joined thread's number
 //! for its own next child. A creation conflicts with every event of the created thread.
 //! Creations by different threads commute: a thread's number is a function of its
@@ -8,23 +8,21 @@
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid};
-
-/// Start of the words that stand for threads (in the kernel's half of the address space).
-const OBJECTS: u64 = 0xffff_f000_0000_0000;
+use crate::layout::{stack_bottom, tls_block, STACK_SLOT, TLS_SLOT};
 
 /// The word that stands for thread `t`.
-pub fn object(t: Tid) -> u64 {
-    OBJECTS + 8 * t as u64
+fn object(t: Tid) -> u64 {
+    stack_bottom(t)
 }
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
         Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Write)),
-        // The exit also ends the thread's stack, `[addr, +len)`: it conflicts with other
-        // threads' accesses to its locals.
+        // The exit ends the thread's stack (its word included) and its thread-local
+        // variables: it conflicts with other threads' accesses to them.
         Kind::ThreadExit => Footprint::two(
-            Range::new(object(e.tid), 8, Mode::Write),
-            Range::new(e.addr, e.len as u64, Mode::Write),
+            Range::new(stack_bottom(e.tid), STACK_SLOT, Mode::Write),
+            Range::new(tls_block(e.tid), TLS_SLOT, Mode::Write),
         ),
         _ => Footprint::NONE,
     }
