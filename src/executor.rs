@@ -8,7 +8,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
@@ -18,6 +18,7 @@ use cdpor_sched::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 use memmap2::MmapMut;
 
 use crate::schedule::Names;
+use crate::syscall;
 
 use crate::engine::{Pending, Request};
 
@@ -97,9 +98,11 @@ pub enum End {
     /// The child died without a word (killed by a signal the runtime could not catch, or
     /// an exit from outside the runtime).
     Died(String),
-    /// The child ran past the time limit and was killed; `running` was running then.
+    /// The child ran past the time limit, or slept in one system call (`syscall`) for
+    /// a whole second, and was killed; `running` was running then.
     TimedOut {
         running: Tid,
+        syscall: Option<i64>,
     },
 }
 
@@ -312,34 +315,45 @@ impl Executor {
         h.child_pid = 0;
         h.running = 0;
         self.cmd.write_all(b"g").map_err(|_| self.server_gone())?;
-        let timed_out = !self.wait_ack()?;
-        Ok(self.collect(timed_out))
+        let stopped = self.wait_ack()?;
+        Ok(self.collect(stopped))
     }
 
-    /// Waits for the server's "done"; false when the time limit struck first (the child
-    /// is then killed and the wait completes).
-    fn wait_ack(&mut self) -> Result<bool, String> {
+    /// Waits for the server's "done". When the time limit strikes first, or the child
+    /// sleeps in one system call for a second, the child is killed (and the wait
+    /// completes): `Some` of the call it slept in, if any.
+    fn wait_ack(&mut self) -> Result<Option<Option<i64>>, String> {
         let mut pfd = libc::pollfd {
             fd: self.ack.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        let ms = self.timeout.as_millis().min(i32::MAX as u128) as i32;
-        let ready = loop {
+        let deadline = Instant::now() + self.timeout;
+        let mut sleeping = None;
+        let stopped = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ms = left.min(Duration::from_secs(1)).as_millis() as i32;
             let r = unsafe { libc::poll(&mut pfd, 1, ms) };
-            if r >= 0 || std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                break r > 0;
+            if r > 0 {
+                break None;
             }
-        };
-        if !ready {
+            let failed =
+                r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted;
             let pid = self.hdr().child_pid;
-            if pid > 0 {
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+            let now = (pid > 0).then(|| syscall::sleeping_in(pid)).flatten();
+            let blocked =
+                now.is_some_and(|nr| sleeping == Some(nr) && !syscall::ends_by_itself(nr));
+            if blocked || left.is_zero() || failed {
+                if pid > 0 {
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+                break Some(now);
             }
-        }
+            sleeping = now;
+        };
         let mut b = [0u8; 1];
         match self.ack.read(&mut b) {
-            Ok(1) => Ok(ready),
+            Ok(1) => Ok(stopped),
             _ => Err(self.server_gone()),
         }
     }
@@ -353,7 +367,7 @@ impl Executor {
         }
     }
 
-    fn collect(&mut self, timed_out: bool) -> Execution {
+    fn collect(&mut self, stopped: Option<Option<i64>>) -> Execution {
         let l = self.layout;
         let (n_events, n_threads, n_allocs) = {
             let h = self.hdr();
@@ -373,8 +387,11 @@ impl Executor {
         let outcome = Outcome::from_u32(h.outcome);
         let tid = h.outcome_tid;
         let site = h.outcome_site;
-        let end = if timed_out {
-            End::TimedOut { running: h.running }
+        let end = if let Some(syscall) = stopped {
+            End::TimedOut {
+                running: h.running,
+                syscall,
+            }
         } else {
             match outcome {
                 Outcome::Exit => End::Exit(h.outcome_code),

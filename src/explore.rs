@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use std::collections::{BTreeMap, BTreeSet};
 
 use cdpor_sched::ops::awaits;
-use cdpor_sched::{Event, Kind, Step, Tid};
+use cdpor_sched::{Kind, Step, Tid};
 
 use crate::engine::hb::Later;
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
@@ -206,14 +206,16 @@ fn steps_bounded(stats: &Stats, loop_bounded: u64, thread_bounded: u64) -> u64 {
 #[derive(Debug)]
 pub enum Fatal {
     Nondeterministic(String),
-    /// An execution ran past the time limit: `thread` was running; `last` is its last
-    /// visible operation, if it had one.
+    /// An execution ran past the time limit, or blocked in a system call: `thread` was
+    /// running; `last` is the site of its last visible operation, if it had one.
     Hang {
         execution: u64,
         /// The thread's name (`T1.2`).
         thread: String,
-        last: Option<Event>,
+        last: Option<u32>,
         timeout: Duration,
+        /// The system call the thread was sleeping in.
+        syscall: Option<i64>,
     },
     /// The program did something cdpor does not model (at a site).
     Unsupported {
@@ -408,9 +410,14 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             );
         }
         let end = match &execution.end {
-            End::TimedOut { running } => {
+            End::TimedOut { running, syscall } => {
                 progress.clear();
-                return Err(hang(runs, *running, &execution, opts.exec_timeout));
+                return Err(hang(
+                    runs,
+                    (*running, *syscall),
+                    &execution,
+                    opts.exec_timeout,
+                ));
             }
             End::Unsupported { what, site } => {
                 return Err(Fatal::Unsupported {
@@ -681,7 +688,9 @@ pub fn replay(
     };
     let names = execution.names();
     match execution.end {
-        End::TimedOut { running } => Err(hang(runs, running, &execution, timeout)),
+        End::TimedOut { running, syscall } => {
+            Err(hang(runs, (running, syscall), &execution, timeout))
+        }
         End::Unsupported { ref what, site } => Err(Fatal::Unsupported {
             what: what.clone(),
             site,
@@ -726,13 +735,26 @@ pub fn replay(
     }
 }
 
-fn hang(execution: u64, thread: Tid, x: &Execution, timeout: Duration) -> Fatal {
-    let last = x.events.iter().rev().find(|e| e.tid() == thread).copied();
+/// Execution `execution` (`x`) did not finish: `thread` was running, sleeping in
+/// `syscall` if it was.
+fn hang(
+    execution: u64,
+    (thread, syscall): (Tid, Option<i64>),
+    x: &Execution,
+    timeout: Duration,
+) -> Fatal {
+    let last = x
+        .events
+        .iter()
+        .rev()
+        .find(|e| e.tid() == thread)
+        .map(|e| e.site);
     Fatal::Hang {
         execution,
         thread: x.names().thread(thread),
         last,
         timeout,
+        syscall,
     }
 }
 

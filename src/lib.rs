@@ -13,3 +13,4 @@ pub mod program;
 pub mod report;
 pub mod schedule;
 pub mod symbols;
+pub mod syscall;

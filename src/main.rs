@@ -314,19 +314,25 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
             thread,
             last,
             timeout,
+            syscall,
         } => {
             let thread = thread.trim_start_matches('T');
             let after = match last {
-                Some(e) if !namer.location(e.site).is_empty() => {
-                    format!("after its visible operation at {}", namer.location(e.site))
+                &Some(site) if !namer.location(site).is_empty() => {
+                    format!("after its visible operation at {}", namer.location(site))
                 }
                 Some(_) => "after its last visible operation".to_string(),
                 None => "since it started".to_string(),
             };
-            format!(
-                "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout)",
-                timeout.as_secs_f64()
-            )
+            match syscall.map(cdpor::syscall::name) {
+                Some(call) => format!(
+                    "execution {execution}: thread T{thread} blocked in the system call `{call}` {after}; it waits for something cdpor does not model (I/O between the program's threads, input, another process), and cdpor runs one thread at a time"
+                ),
+                None => format!(
+                    "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout)",
+                    timeout.as_secs_f64()
+                ),
+            }
         }
     }
 }
