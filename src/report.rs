@@ -94,6 +94,9 @@ impl Namer<'_> {
                         .name(e.arg, &x.allocs, self.sites, local, x.names())
                 }),
             ),
+            // What the runtime does when a thread's function returns (exit handlers, key
+            // destructors) has no call site.
+            Kind::Lib if e.site == 0 => ("returns".to_string(), self.lib_ranges(e, x)),
             Kind::Lib => (site_op.to_string(), self.lib_ranges(e, x)),
             Kind::Free => (site_op.to_string(), self.object(e.addr, x)),
             Kind::Atomic => ("atomic section".to_string(), self.lib_ranges(e, x)),
@@ -220,8 +223,13 @@ impl Namer<'_> {
         let mut location = self.location(e.site);
         if e.kind() == Kind::Crash && !matches!(e.value, CRASH_MEMORY | CRASH_MISUSE) {
             location = self.crash_location(e.arg, e.aux, e.site);
-        } else if location.is_empty() && e.kind() == Kind::ProcessExit {
-            location = "return from main".into();
+        } else if location.is_empty() && matches!(e.kind(), Kind::ProcessExit | Kind::Lib) {
+            location = if e.tid() == 0 {
+                "return from main"
+            } else {
+                "return from its start routine"
+            }
+            .into();
         }
         Row {
             step,

@@ -277,9 +277,59 @@ int __cdpor_pthread_cond_broadcast(pthread_cond_t *c) {
     return cdpor_sync(CDPOR_K_CONDBROADCAST, c, __cdpor_site);
 }
 
-/* ---- ending the program ---- */
+/* ---- ending the program ----
+ *
+ * atexit and at_quick_exit handlers run in the thread that ends the program (exit,
+ * quick_exit, or main's return), last registered first, as the program's own code, while
+ * the other threads run on (as they do until the process is gone). Each list is an
+ * object all threads share: registering a handler and taking the next one to run both
+ * write it, so their order is explored. A second exit while handlers run (undefined in
+ * C) ends the program at once. */
 
-void __cdpor_exit(int code) { cdpor_process_exit(code, __cdpor_site); }
+#define EXIT_HANDLERS 64
+
+struct exit_handlers {
+    uint64_t object;
+    unsigned n;
+    void (*run[EXIT_HANDLERS])(void);
+};
+
+static struct exit_handlers at_exit, at_quick_exit;
+static int ending;
+
+/* Defined by the instrumentation when the program calls atexit or at_quick_exit. */
+extern const char __cdpor_exit_handlers_used __attribute__((weak));
+
+static int add_handler(struct exit_handlers *h, void (*f)(void)) {
+    cdpor_state_event(&h->object, CDPOR_MODE_READ_WRITE, __cdpor_site);
+    if (h->n == EXIT_HANDLERS)
+        return -1;
+    h->run[h->n++] = f;
+    return 0;
+}
+
+static _Noreturn void end_program(struct exit_handlers *h, int code, uint32_t site) {
+    if (h && &__cdpor_exit_handlers_used && !ending) {
+        ending = 1;
+        for (;;) {
+            cdpor_state_event(&h->object, CDPOR_MODE_READ_WRITE, site);
+            if (!h->n)
+                break;
+            h->run[--h->n]();
+        }
+    }
+    cdpor_process_exit(code, site);
+}
+
+int __cdpor_atexit(void (*f)(void)) { return add_handler(&at_exit, f); }
+int __cdpor_at_quick_exit(void (*f)(void)) { return add_handler(&at_quick_exit, f); }
+
+void cdpor_exit(int code, uint32_t site) { end_program(&at_exit, code, site); }
+void __cdpor_exit(int code) { cdpor_exit(code, __cdpor_site); }
+void __cdpor_quick_exit(int code) { end_program(&at_quick_exit, code, __cdpor_site); }
+void __cdpor_exit_now(int code) { end_program(NULL, code, __cdpor_site); }
+
+int cdpor_exit_handlers(void) { return !ending && at_exit.n > 0; }
 
 void __cdpor_abort(void) { cdpor_abort(__cdpor_site); }
 

@@ -747,7 +747,17 @@ impl Exec {
                 self.enabled = enabled;
                 t
             }
-            Pick::Done => self.finish(Outcome::Exit, self.cur, 0),
+            Pick::Done => {
+                // The last thread's exit after main's pthread_exit ends the program as
+                // exit(0) would, in no thread that is left to run the handlers.
+                if unsafe { ffi::cdpor_exit_handlers() } != 0 {
+                    self.unsupported(
+                        0,
+                        b"atexit handlers of a program whose main ended with pthread_exit",
+                    );
+                }
+                self.finish(Outcome::Exit, self.cur, 0)
+            }
             Pick::Deadlock => {
                 // A bound that stopped a thread may be why the others cannot go on.
                 let (outcome, t) = if let Some(cut) = self.cut_by_bound() {
@@ -1380,7 +1390,7 @@ extern "C" fn cdpor_fiber_main() {
     let t = e.cur;
     if t == 0 {
         let code = unsafe { ffi::__cdpor_user_main(e.argc, e.argv, e.envp) };
-        cdpor_process_exit(code, 0);
+        unsafe { ffi::cdpor_exit(code, 0) };
     } else {
         let th = e.threads[t as usize];
         let ret = match th.start {

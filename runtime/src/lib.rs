@@ -45,6 +45,10 @@ pub(crate) mod ffi {
         pub fn cdpor_libc_init();
         pub fn cdpor_key_destructors(site: u32);
         pub fn cdpor_thread_reset(t: u32);
+        /// Ends the program as `exit` does, its `atexit` handlers first.
+        pub fn cdpor_exit(code: c_int, site: u32) -> !;
+        /// Whether `atexit` handlers wait to run.
+        pub fn cdpor_exit_handlers() -> c_int;
         pub fn __cdpor_user_main(
             argc: c_int,
             argv: *mut *mut c_char,

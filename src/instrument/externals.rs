@@ -85,8 +85,11 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_cond_broadcast", "pthread_cond_broadcast"),
     // the end of the program
     ("exit", "exit"),
-    ("_exit", "exit"),
-    ("_Exit", "exit"),
+    ("_exit", "exit_now"),
+    ("_Exit", "exit_now"),
+    ("quick_exit", "quick_exit"),
+    ("atexit", "atexit"),
+    ("at_quick_exit", "at_quick_exit"),
     ("abort", "abort"),
     ("__assert_fail", "assert_fail"),
     // the allocator
@@ -300,9 +303,7 @@ pub fn unsupported(name: &str) -> Option<&'static str> {
         "alarm",
         "setitimer",
         "pause",
-        "atexit",
-        "at_quick_exit",
-        "quick_exit",
+        "on_exit",
     ];
     if name.starts_with("pthread_cond") {
         Some("this condition-variable function is not supported yet")

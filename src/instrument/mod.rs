@@ -394,6 +394,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         let verifier_api = self.lower_verifier_api();
         let redirected = self.check_calls()?;
         self.unmodelled_calls(&redirected);
+        self.mark_exit_handlers(&redirected);
         let hooks = self.declare_hooks();
         let site_global = self
             .module
@@ -460,6 +461,22 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         }
         main.as_global_value().set_name("__cdpor_user_main");
         Ok((verifier_api, tls))
+    }
+
+    /// Tells the runtime whether the program can register exit handlers, so that the
+    /// end of every other program stays one event.
+    fn mark_exit_handlers(&self, redirected: &[(LLVMValueRef, String)]) {
+        let registers = |(_, to): &(LLVMValueRef, String)| {
+            to == "__cdpor_atexit" || to == "__cdpor_at_quick_exit"
+        };
+        if redirected.iter().any(registers) {
+            let i8 = self.context.i8_type();
+            let flag = self
+                .module
+                .add_global(i8, None, "__cdpor_exit_handlers_used");
+            flag.set_initializer(&i8.const_int(1, false));
+            flag.set_constant(true);
+        }
     }
 
     /// Checks every called declaration; returns the declarations to redirect, with their
