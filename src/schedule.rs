@@ -2,7 +2,8 @@
 //! thread that performs it (`0` for main, `2` for main's second child, `2.1` for that
 //! thread's first child) and, for an operation with several alternatives (which waiter
 //! a signal wakes), the one it took after a slash, counting from 1 as reports do (`3/2`:
-//! thread 3, second alternative; the first is the default and is not written).
+//! thread 3, second alternative; the first is the default and is not written). A run
+//! of four or more equal steps is written once with its length: `1*62`.
 //! Inside an exploration threads are numbers (`shm::ThreadName`), and a number stands
 //! for several threads in turn when creators give joined threads' numbers to new ones;
 //! names are read off a run's creations.
@@ -82,22 +83,33 @@ impl Names {
     }
 }
 
-/// A schedule as text: `0,1,1.1,2/1`; step `i` is event `i` of the run `names` are of.
+/// A schedule as text: `0,1,1.1,2/1,0*5`; step `i` is event `i` of the run `names` are
+/// of.
 pub fn format(steps: &[Step], names: &Names) -> String {
-    let parts: Vec<String> = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let name = names.name_at(s.tid, i);
-            if s.choice == 0 {
-                name
-            } else {
-                format!("{name}/{}", s.choice + 1)
-            }
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for (i, s) in steps.iter().enumerate() {
+        let name = names.name_at(s.tid, i);
+        let step = if s.choice == 0 {
+            name
+        } else {
+            format!("{name}/{}", s.choice + 1)
+        };
+        match parts.last_mut() {
+            Some((last, n)) if *last == step => *n += 1,
+            _ => parts.push((step, 1)),
+        }
+    }
+    let runs: Vec<String> = (parts.into_iter())
+        .map(|(step, n)| match n {
+            1..=3 => vec![step; n].join(","),
+            _ => format!("{step}*{n}"),
         })
         .collect();
-    parts.join(",")
+    runs.join(",")
 }
+
+/// The most steps a schedule's text may stand for (`0*N`).
+const MAX_STEPS: usize = 1 << 24;
 
 /// A step of a schedule read from text: the thread's name (`0`, `2.1`) and the
 /// alternative (from 0).
@@ -124,8 +136,18 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
         .filter(|t| !t.is_empty())
     {
         let bad = || {
-            format!("bad schedule step `{tok}` (expected a thread such as 0, 2 or 1.2, optionally /ALTERNATIVE from 1)")
+            format!("bad schedule step `{tok}` (expected a thread such as 0, 2 or 1.2, optionally /ALTERNATIVE from 1, optionally *REPEATS)")
         };
+        let (tok, repeats) = match tok.split_once('*') {
+            Some((t, n)) => match n.parse::<usize>() {
+                Ok(n) if n >= 1 => (t, n),
+                _ => return Err(bad()),
+            },
+            None => (tok, 1),
+        };
+        if steps.len() + repeats > MAX_STEPS {
+            return Err(format!("the schedule has more than {MAX_STEPS} steps"));
+        }
         let (thread, choice) = match tok.split_once('/') {
             Some((t, c)) => match c.parse::<u32>() {
                 Ok(c) if c >= 1 => (t, c - 1),
@@ -149,7 +171,7 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
             let parts: Vec<String> = ranks.iter().map(u32::to_string).collect();
             parts.join(".")
         };
-        steps.push(NamedStep { thread, choice });
+        steps.extend(std::iter::repeat_n(NamedStep { thread, choice }, repeats));
     }
     Ok(Parsed { steps })
 }
@@ -207,5 +229,26 @@ mod tests {
         assert!(parse("1.0").is_err());
         assert!(parse("1/0").is_err());
         assert_eq!(parse("T0,T1").unwrap().steps.len(), 2);
+        let runs = parse("0*3,1/2*2,2").unwrap();
+        let text: Vec<String> = (runs.steps.iter())
+            .map(|s| format!("{}/{}", s.thread, s.choice))
+            .collect();
+        assert_eq!(text, ["0/0", "0/0", "0/0", "1/1", "1/1", "2/0"]);
+        assert!(parse("1*0").is_err());
+        assert!(parse("1*x").is_err());
+        assert!(parse("1*99999999999").is_err());
+    }
+
+    #[test]
+    fn runs_of_equal_steps_are_written_once() {
+        let names = Names::of(&[create(0, 1)]);
+        let step = |tid, choice| Step { tid, choice };
+        let mut steps = vec![step(0, 0); 5];
+        steps.extend([step(1, 0), step(1, 0), step(1, 1), step(1, 1)]);
+        steps.extend(vec![step(1, 1); 3]);
+        steps.push(step(0, 0));
+        assert_eq!(format(&steps, &names), "0*5,1,1,1/2*5,0");
+        let back = parse(&format(&steps, &names)).unwrap();
+        assert_eq!(back.steps.len(), steps.len());
     }
 }
