@@ -600,15 +600,9 @@ impl Namer<'_> {
             Some(Misuse::DestroyHeld) => {
                 format!("misuse: thread {who}{place} destroys {object} while it is held")
             }
-            Some(Misuse::DestroyWaitedOn) => {
-                let sem = Some(Kind::SemDestroy);
-                let what = if [Some(e.kind()), Kind::from_u8(e.replaced)].contains(&sem) {
-                    "semaphore"
-                } else {
-                    "condition"
-                };
-                format!("misuse: thread {who}{place} destroys the {what} {object} while threads wait on it")
-            }
+            Some(Misuse::DestroyWaitedOn) => format!(
+                "misuse: thread {who}{place} destroys the condition {object} while threads wait on it"
+            ),
             Some(Misuse::WaitWithoutMutex) => format!(
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, which it does not hold",
                 mutex()
@@ -617,9 +611,15 @@ impl Namer<'_> {
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, while other threads wait on it with another mutex",
                 mutex()
             ),
-            Some(Misuse::UseDestroyed) => format!(
-                "misuse: thread {who}{place} uses {object}, a mutex destroyed and not initialized again"
-            ),
+            Some(Misuse::UseDestroyed) => {
+                let op = Kind::from_u8(e.replaced).unwrap_or(e.kind());
+                let what = if op.name().starts_with("sem") {
+                    "semaphore"
+                } else {
+                    "mutex"
+                };
+                format!("misuse: thread {who}{place} uses {object}, a {what} destroyed and not initialized again")
+            }
             None => format!("misuse by thread {who}{place}"),
         }
     }

@@ -204,6 +204,15 @@ pub fn woken_by(e: &Event) -> Option<usize> {
 /// for (the exit a join waits for, a release of the mutex a lock waits for, the signal
 /// that woke a waiter, the write that woke an await)? Then `e` cannot move before `c`: they conflict, but do not race.
 pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
+    // A misuse or memory error that replaced an operation waited as the operation did.
+    if e.kind() == Kind::Crash && e.replaced != 0 {
+        let attempted = Event {
+            kind: e.replaced,
+            replaced: 0,
+            ..*e
+        };
+        return enables(&attempted, c, c_step);
+    }
     match e.kind() {
         Kind::Join => thread::enables(e, c),
         Kind::Lock => releases(c) == Some(e.addr),
@@ -328,13 +337,13 @@ pub enum Misuse {
     Relock = 2,
     /// The destruction of a held mutex or rwlock.
     DestroyHeld = 3,
-    /// The destruction of a condition or a semaphore that threads wait on.
+    /// The destruction of a condition that threads wait on.
     DestroyWaitedOn = 4,
     /// A condition wait with a mutex the thread does not hold.
     WaitWithoutMutex = 5,
     /// A condition wait with another mutex than the waits in progress on it.
     TwoMutexes = 6,
-    /// An operation on a destroyed mutex, not initialized again.
+    /// An operation on a destroyed mutex or semaphore, not initialized again.
     UseDestroyed = 7,
 }
 
@@ -358,10 +367,12 @@ impl Misuse {
 /// Is `e`, about to execute in this state, a misuse of its object?
 pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
     match e.kind() {
-        Kind::Lock | Kind::Unlock | Kind::MutexDestroy => mutex::misuse(w, e),
+        Kind::Lock | Kind::TryLock | Kind::Unlock | Kind::MutexDestroy => mutex::misuse(w, e),
         Kind::CondWait | Kind::CondDestroy => cond::misuse(w, e),
         Kind::RwUnlock | Kind::RwDestroy => rwlock::misuse(w, e),
-        Kind::SemDestroy => semaphore::misuse(w, e),
+        Kind::SemWait | Kind::SemTryWait | Kind::SemPost | Kind::SemGetValue | Kind::SemDestroy => {
+            semaphore::misuse(w, e)
+        }
         _ => None,
     }
 }

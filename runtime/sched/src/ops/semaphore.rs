@@ -8,6 +8,13 @@
 //! A post and a later wait race unless the post found the count at 0: then the wait
 //! could not have run before it (as a lock cannot run before the unlock), but with a
 //! unit to spare it could, and the other order is another execution.
+//!
+//! `sem_destroy` marks the object destroyed (the word at `DESTROYED_OFFSET`, glibc's
+//! `private`), `sem_init` clears the mark. Any use of a destroyed semaphore is a misuse,
+//! and a wait on one is enabled so that it can be: a thread blocked in `sem_wait` when
+//! the semaphore is destroyed (undefined in POSIX) shows as its wait on a destroyed
+//! semaphore. Whether a thread has entered `sem_wait` or not yet is no event, so the
+//! destruction itself cannot ask who waits.
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED};
@@ -16,6 +23,9 @@ use crate::event::{Event, Kind, FLAG_FAILED};
 pub const SIZE: u64 = 32;
 /// `SEM_VALUE_MAX` on Linux.
 pub const VALUE_MAX: u32 = i32::MAX as u32;
+/// The word that `sem_destroy` sets to `DESTROYED`.
+pub const DESTROYED_OFFSET: u64 = 8;
+pub const DESTROYED: u32 = u32::MAX;
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     let mode = match e.kind() {
@@ -36,26 +46,32 @@ pub(super) fn acquires(e: &Event) -> Option<u64> {
     }
 }
 
-/// Did the post `c` give the unit without which the wait `e` (the next event on the
-/// semaphore) could not have run?
+/// Did `c` (the previous event on the semaphore) make the wait `e` runnable, which it
+/// could not have run before: a post that gave the only unit, an init that gave the
+/// first units to a semaphore not destroyed (its `aux`: the count it found, `DESTROYED`
+/// if it was), a destruction of a semaphore without units?
 pub(super) fn enables(e: &Event, c: &Event) -> bool {
-    e.kind() == Kind::SemWait && c.kind() == Kind::SemPost && c.addr == e.addr && c.value == 0
+    if e.kind() != Kind::SemWait || c.addr != e.addr {
+        return false;
+    }
+    match c.kind() {
+        Kind::SemPost | Kind::SemDestroy => c.value == 0,
+        Kind::SemInit => c.aux == 0 && c.value > 0,
+        _ => false,
+    }
 }
 
-/// The destruction of a semaphore that a thread waits on (undefined in POSIX): a thread
-/// blocked in `sem_wait` there.
+fn destroyed<W: World>(w: &W, sem: u64) -> bool {
+    w.sync_word(sem + DESTROYED_OFFSET) == DESTROYED
+}
+
+/// A use of a destroyed semaphore (undefined in POSIX), a second destruction included.
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
-    let waited = || {
-        w.ready().iter().any(|t| {
-            let p = w.pending(t);
-            t != e.tid && p.kind() == Kind::SemWait && p.addr == e.addr && !enabled(w, p)
-        })
-    };
-    (e.kind() == Kind::SemDestroy && waited()).then_some(super::Misuse::DestroyWaitedOn)
+    (e.kind() != Kind::SemInit && destroyed(w, e.addr)).then_some(super::Misuse::UseDestroyed)
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
-    e.kind() != Kind::SemWait || w.sync_word(e.addr) > 0
+    e.kind() != Kind::SemWait || w.sync_word(e.addr) > 0 || destroyed(w, e.addr)
 }
 
 /// Executes `e`; returns 0, an error number, or for `sem_getvalue` the count.
@@ -63,11 +79,21 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
     let count = w.sync_word(e.addr);
     // A trywait announced with `value` 1 is `sem_timedwait`.
     let timed = e.kind() == Kind::SemTryWait && e.value != 0;
-    if e.kind() != Kind::SemInit {
+    if e.kind() == Kind::SemInit {
+        e.aux = if destroyed(w, e.addr) {
+            DESTROYED
+        } else {
+            count
+        };
+    } else {
         e.value = count as u64;
     }
     match e.kind() {
-        Kind::SemInit => w.set_sync_word(e.addr, e.value as u32),
+        Kind::SemInit => {
+            w.set_sync_word(e.addr, e.value as u32);
+            w.set_sync_word(e.addr + DESTROYED_OFFSET, 0);
+        }
+        Kind::SemDestroy => w.set_sync_word(e.addr + DESTROYED_OFFSET, DESTROYED),
         Kind::SemWait => w.set_sync_word(e.addr, count - 1),
         Kind::SemTryWait if count > 0 => w.set_sync_word(e.addr, count - 1),
         Kind::SemTryWait => {
@@ -132,6 +158,33 @@ mod tests {
         );
         assert_eq!(execute(&mut w, &mut ev(3, Kind::SemGetValue), 5), 2);
         assert_eq!(acquires(&w2), Some(64));
+    }
+
+    #[test]
+    fn a_destroyed_semaphore_can_only_be_misused_until_initialized_again() {
+        use crate::ops::{misuse, Misuse};
+        let mut w = TestWorld::default();
+        execute(&mut w, &mut ev(0, Kind::SemInit), 0);
+        let wait = ev(1, Kind::SemWait);
+        assert!(!enabled(&w, &wait), "no unit");
+        let mut destroy = ev(0, Kind::SemDestroy);
+        execute(&mut w, &mut destroy, 1);
+        assert!(enabled(&w, &wait) && enables(&wait, &destroy, 1));
+        assert_eq!(misuse(&w, &wait), Some(Misuse::UseDestroyed));
+        assert_eq!(
+            misuse(&w, &ev(2, Kind::SemPost)),
+            Some(Misuse::UseDestroyed)
+        );
+        let mut init = Event {
+            value: 1,
+            ..ev(0, Kind::SemInit)
+        };
+        execute(&mut w, &mut init, 2);
+        assert_eq!(misuse(&w, &wait), None);
+        assert!(
+            !enables(&wait, &init, 2),
+            "the wait could run on the destroyed semaphore before the init"
+        );
     }
 
     #[test]
