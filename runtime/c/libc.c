@@ -951,6 +951,15 @@ int __cdpor_clock_gettime(clockid_t clock, struct timespec *ts) {
     return 0;
 }
 
+int __cdpor_timespec_get(struct timespec *ts, int base) {
+    if (base != TIME_UTC)
+        return 0;
+    write_event(ts, sizeof *ts, __cdpor_site);
+    ts->tv_sec = CDPOR_EPOCH;
+    ts->tv_nsec = 0;
+    return base;
+}
+
 clock_t __cdpor_clock(void) { return 0; }
 
 pid_t __cdpor_getpid(void) { return CDPOR_PID; }

@@ -192,6 +192,19 @@ int __cdpor_pthread_rwlock_init(pthread_rwlock_t *l, const pthread_rwlockattr_t 
     return cdpor_sync(CDPOR_K_RWINIT, l, __cdpor_site);
 }
 
+/* Only the default kind, which prefers readers, is modelled. */
+int __cdpor_pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *a, int kind) {
+    if (kind != PTHREAD_RWLOCK_PREFER_READER_NP)
+        cdpor_refuse("a read-write lock that prefers writers (only the default kind, which "
+                     "prefers readers, is modelled)",
+                     __cdpor_site);
+    return pthread_rwlockattr_setkind_np(a, kind);
+}
+
+int __cdpor_pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *a, int *kind) {
+    return pthread_rwlockattr_getkind_np(a, kind);
+}
+
 int __cdpor_pthread_rwlock_destroy(pthread_rwlock_t *l) {
     return cdpor_sync(CDPOR_K_RWDESTROY, l, __cdpor_site);
 }
@@ -445,6 +458,20 @@ int __cdpor_pthread_barrierattr_init(pthread_barrierattr_t *a) {
 
 int __cdpor_pthread_barrierattr_destroy(pthread_barrierattr_t *a) {
     (void)a;
+    return 0;
+}
+
+/* One process: a process-shared barrier is the same object as a private one. */
+int __cdpor_pthread_barrierattr_setpshared(pthread_barrierattr_t *a, int pshared) {
+    if (pshared != PTHREAD_PROCESS_PRIVATE && pshared != PTHREAD_PROCESS_SHARED)
+        return EINVAL;
+    memset(a, 0, sizeof *a);
+    *(int *)a = pshared;
+    return 0;
+}
+
+int __cdpor_pthread_barrierattr_getpshared(const pthread_barrierattr_t *a, int *pshared) {
+    *pshared = *(const int *)a;
     return 0;
 }
 

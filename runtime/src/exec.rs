@@ -1877,6 +1877,14 @@ pub extern "C" fn cdpor_process_exit(code: c_int, site: u32) -> ! {
     unsafe { libc::_exit(3) }
 }
 
+/// A use of a modelled function with an argument cdpor does not model (`what` says
+/// which): the run stops with exit 2.
+#[no_mangle]
+pub extern "C" fn cdpor_refuse(what: *const c_char, site: u32) -> ! {
+    let what = unsafe { CStr::from_ptr(what) }.to_bytes();
+    ex().unsupported(site, what)
+}
+
 #[no_mangle]
 pub extern "C" fn cdpor_assert_fail(
     expr: *const c_char,

@@ -176,6 +176,7 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("time", "time"),
     ("gettimeofday", "gettimeofday"),
     ("clock_gettime", "clock_gettime"),
+    ("timespec_get", "timespec_get"),
     ("clock", "clock"),
     ("getpid", "getpid"),
     ("getppid", "getppid"),
@@ -230,6 +231,22 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_barrier_wait", "pthread_barrier_wait"),
     ("pthread_barrierattr_init", "pthread_barrierattr_init"),
     ("pthread_barrierattr_destroy", "pthread_barrierattr_destroy"),
+    (
+        "pthread_barrierattr_setpshared",
+        "pthread_barrierattr_setpshared",
+    ),
+    (
+        "pthread_barrierattr_getpshared",
+        "pthread_barrierattr_getpshared",
+    ),
+    (
+        "pthread_rwlockattr_setkind_np",
+        "pthread_rwlockattr_setkind_np",
+    ),
+    (
+        "pthread_rwlockattr_getkind_np",
+        "pthread_rwlockattr_getkind_np",
+    ),
     // thread-specific data
     ("pthread_key_create", "pthread_key_create"),
     ("pthread_key_delete", "pthread_key_delete"),
@@ -373,7 +390,7 @@ pub fn harmless(name: &str) -> bool {
 /// no copy of the pointer? Then passing a local there does not let it escape.
 pub fn keeps_private(name: &str, arg: u32) -> bool {
     match name {
-        "pthread_create" | "time" | "gettimeofday" => arg == 0,
+        "pthread_create" | "time" | "gettimeofday" | "timespec_get" => arg == 0,
         "pthread_join" | "clock_gettime" => arg == 1,
         _ => {
             arg == 0
