@@ -463,11 +463,11 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             pending: &execution.pending,
             end,
         };
-        let race = data_race(&trace, &execution, &opts.run);
+        let mut races = data_races(&trace, &execution, &opts.run).into_iter();
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        if let Some(end) = race {
+        if let Some(end) = races.next() {
             execution.end = end;
         }
         for &(site, n) in &execution.restricted {
@@ -483,13 +483,28 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 probe: false,
                 count: 1,
             };
-            match errors.iter_mut().find(|f| f.key() == found.key()) {
-                Some(f) => f.count += 1,
-                None => errors.push(found),
-            }
             if !opts.keep_going {
+                record(&mut errors, found);
                 break;
             }
+            // Which race of an execution comes first depends on the order of independent
+            // events: every race counts, so that each algorithm reports what `none` does.
+            // (The execution is copied only for a race not seen before.)
+            let mut found = found;
+            let first = found.execution.end.clone();
+            for end in races {
+                found.execution.end = end;
+                match errors.iter_mut().find(|f| f.key() == found.key()) {
+                    Some(f) => f.count += 1,
+                    None => errors.push(Found {
+                        execution: found.execution.clone(),
+                        schedule: found.schedule.clone(),
+                        ..found
+                    }),
+                }
+            }
+            found.execution.end = first;
+            record(&mut errors, found);
         }
         let stats = engine.stats();
         let counts = Counts {
@@ -524,22 +539,41 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     })
 }
 
+/// Adds a failing execution to the errors found: a new error, or one more of a known one.
+fn record(errors: &mut Vec<Found>, found: Found) {
+    match errors.iter_mut().find(|f| f.key() == found.key()) {
+        Some(f) => f.count += 1,
+        None => errors.push(found),
+    }
+}
+
 /// With `--races`, an execution that ended without an error but has a data race ends
 /// in that race.
 fn data_race(trace: &Trace, execution: &Execution, run: &RunOptions) -> Option<End> {
-    if !run.races || classify(&execution.end, run.svcomp).is_some() {
-        return None;
+    data_races(trace, execution, run).into_iter().next()
+}
+
+/// With `--races`, the data races of an execution that ended without an error (its
+/// first race is its end). A sleep-set-blocked execution's races are those of the
+/// traces that continue it, which exploration runs.
+fn data_races(trace: &Trace, execution: &Execution, run: &RunOptions) -> Vec<End> {
+    let blocked = matches!(trace.end, TraceEnd::SleepBlocked);
+    if !run.races || blocked || classify(&execution.end, run.svcomp).is_some() {
+        return Vec::new();
     }
-    let (first, later) = crate::engine::data_race(trace)?;
-    let (second, second_step) = match later {
-        Later::Event(i) => (execution.events[i], Some(i)),
-        Later::Pending(k) => (execution.pending[k].event, None),
-    };
-    Some(End::DataRace {
-        first,
-        second,
-        second_step,
-    })
+    (crate::engine::data_races(trace).into_iter())
+        .map(|(first, later)| {
+            let (second, second_step) = match later {
+                Later::Event(i) => (execution.events[i], Some(i)),
+                Later::Pending(k) => (execution.pending[k].event, None),
+            };
+            End::DataRace {
+                first,
+                second,
+                second_step,
+            }
+        })
+        .collect()
 }
 
 /// Runs `opts.probes`, within a tenth of the time limit, until one shows an error,

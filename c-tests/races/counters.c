@@ -3,13 +3,14 @@
  * store and read with an acquire load (atomics are no data races); `plain` is a plain
  * increment by both, a data race. Without --races the program is checked as usual (its
  * assertions hold whatever the race does: it asserts nothing about `plain`). -DNO_PLAIN
- * drops the plain counter: race-free.
+ * drops the plain counter: race-free. With --keep-going every race of every execution is
+ * reported: `plain++` makes two, a read and a write of one worker against the other's write.
  *
  * cdpor-test
- * run: --races ; verdict=error kind=data-race location=counters.c:32 contains="data race: T1 writes plain at c-tests/races/counters.c:32 and T2 reads plain at c-tests/races/counters.c:32, with no synchronization between them"
- * run: --races --keep-going ; verdict=error executions=32 errors=data-race@counters.c:32
- * run: --races --algorithm source ; verdict=error kind=data-race location=counters.c:32
- * run: --races --algorithm none ; verdict=error kind=data-race location=counters.c:32
+ * run: --races ; verdict=error kind=data-race location=counters.c:33 contains="data race: T1 writes plain at c-tests/races/counters.c:33 and T2 reads plain at c-tests/races/counters.c:33, with no synchronization between them"
+ * run: --races --keep-going ; verdict=error executions=32 errors=data-race@counters.c:33,data-race@counters.c:33
+ * run: --races --algorithm source ; verdict=error kind=data-race location=counters.c:33
+ * run: --races --algorithm none ; verdict=error kind=data-race location=counters.c:33
  * run: --races -DNO_PLAIN ; verdict=safe executions=8
  * run: --races -DNO_PLAIN --algorithm source ; verdict=safe executions=8
  * run: --races -DNO_PLAIN --algorithm classic ; verdict=safe executions=8

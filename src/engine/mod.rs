@@ -551,9 +551,10 @@ fn asleep(sleep: &[Event]) -> ThreadSet {
 /// A data race of an execution: two memory accesses of different threads to overlapping
 /// bytes, at least one a write and at least one not atomic, that race (they conflict and
 /// nothing but their own conflict orders them: they could run one right after the
-/// other). The earlier access, and the later one (executed or pending). Every data race
-/// of a program is such a race in some trace, and every algorithm explores every trace.
-pub fn data_race(trace: &Trace) -> Option<(usize, hb::Later)> {
+/// other). The earlier access, and the later one (executed or pending), each race of the
+/// execution in the order of the later accesses. Every data race of a program is such a
+/// race in some trace, and every algorithm explores every trace.
+pub fn data_races(trace: &Trace) -> Vec<(usize, hb::Later)> {
     let scope = hb::Scope {
         from: 0,
         kill: false,
@@ -563,12 +564,14 @@ pub fn data_race(trace: &Trace) -> Option<(usize, hb::Later)> {
     };
     let (_, races) = hb::analyze(trace.events, trace.enabled, trace.pending, scope);
     use ops::memory::{access, atomic};
-    races.into_iter().find_map(|r| {
-        let a = &trace.events[r.earlier];
-        let b = match r.later {
-            hb::Later::Event(i) => &trace.events[i],
-            hb::Later::Pending(k) => &trace.pending[k].event,
-        };
-        (access(a) && access(b) && !(atomic(a) && atomic(b))).then_some((r.earlier, r.later))
-    })
+    (races.into_iter())
+        .filter_map(|r| {
+            let a = &trace.events[r.earlier];
+            let b = match r.later {
+                hb::Later::Event(i) => &trace.events[i],
+                hb::Later::Pending(k) => &trace.pending[k].event,
+            };
+            (access(a) && access(b) && !(atomic(a) && atomic(b))).then_some((r.earlier, r.later))
+        })
+        .collect()
 }
