@@ -421,6 +421,8 @@ pub struct Exec {
     /// many values they were explored over.
     sampled: [(u32, Tid, u32); SAMPLED],
     n_sampled: usize,
+    /// Threads' own words about objects (`World::thread_word`): few, so a list.
+    thread_words: Vec<(Tid, u64, u32)>,
 }
 
 /// Sampled values awaiting a use; past this many, a sampled value counts as used.
@@ -508,6 +510,7 @@ pub unsafe fn start(
         nondet: None,
         sampled: [(0, 0, 0); SAMPLED],
         n_sampled: 0,
+        thread_words: Vec::new(),
     });
     let e = ex();
     if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
@@ -534,6 +537,16 @@ impl World for Exec {
     }
     fn set_sync_word(&mut self, m: u64, v: u32) {
         unsafe { (m as *mut u32).write_volatile(v) }
+    }
+    fn thread_word(&self, t: Tid, m: u64) -> u32 {
+        let found = self.thread_words.iter().find(|w| (w.0, w.1) == (t, m));
+        found.map_or(0, |w| w.2)
+    }
+    fn set_thread_word(&mut self, t: Tid, m: u64, v: u32) {
+        match self.thread_words.iter_mut().find(|w| (w.0, w.1) == (t, m)) {
+            Some(w) => w.2 = v,
+            None => self.thread_words.push((t, m, v)),
+        }
     }
     fn ready(&self) -> ThreadSet {
         self.ready

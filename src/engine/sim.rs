@@ -258,6 +258,7 @@ struct Sim<'p> {
     prog: &'p Program,
     memory: Vec<u8>,
     sync_words: HashMap<u64, u32>,
+    thread_words: HashMap<(Tid, u64), u32>,
     threads: Vec<Thread>,
     /// Each ready thread's announced next operation.
     pending: Vec<Event>,
@@ -279,6 +280,12 @@ impl World for Sim<'_> {
     }
     fn set_sync_word(&mut self, m: u64, v: u32) {
         self.sync_words.insert(m, v);
+    }
+    fn thread_word(&self, t: Tid, m: u64) -> u32 {
+        self.thread_words.get(&(t, m)).copied().unwrap_or(0)
+    }
+    fn set_thread_word(&mut self, t: Tid, m: u64, v: u32) {
+        self.thread_words.insert((t, m), v);
     }
     fn ready(&self) -> ThreadSet {
         (0..self.threads.len() as Tid)
@@ -537,6 +544,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                     .map(|(m, &k)| (mutex_addr(m) + ops::mutex::KIND_OFFSET, k)),
             )
             .collect(),
+        thread_words: HashMap::new(),
         threads: (0..n)
             .map(|_| Thread {
                 pc: 0,

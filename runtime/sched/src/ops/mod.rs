@@ -300,6 +300,10 @@ pub trait World {
     /// (0 when free, the owner's number + 1 when held), a semaphore's count.
     fn sync_word(&self, m: u64) -> u32;
     fn set_sync_word(&mut self, m: u64, v: u32);
+    /// A word of thread `t`'s own about the object at `m` (0 until set): how many read
+    /// locks it holds on a rwlock, which the rwlock itself only counts.
+    fn thread_word(&self, t: Tid, m: u64) -> u32;
+    fn set_thread_word(&mut self, t: Tid, m: u64, v: u32);
     /// Threads that announced their next operation and wait to perform it.
     fn ready(&self) -> ThreadSet;
     fn pending(&self, t: Tid) -> &Event;
@@ -413,6 +417,7 @@ pub(crate) mod testing {
     #[derive(Default)]
     pub struct TestWorld {
         pub words: HashMap<u64, u32>,
+        pub thread_words: HashMap<(Tid, u64), u32>,
         pub pending: HashMap<Tid, Event>,
         pub finished: ThreadSet,
         pub next_choice: u32,
@@ -424,6 +429,12 @@ pub(crate) mod testing {
         }
         fn set_sync_word(&mut self, m: u64, v: u32) {
             self.words.insert(m, v);
+        }
+        fn thread_word(&self, t: Tid, m: u64) -> u32 {
+            self.thread_words.get(&(t, m)).copied().unwrap_or(0)
+        }
+        fn set_thread_word(&mut self, t: Tid, m: u64, v: u32) {
+            self.thread_words.insert((t, m), v);
         }
         fn ready(&self) -> ThreadSet {
             self.pending.keys().copied().collect()

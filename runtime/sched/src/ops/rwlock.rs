@@ -17,6 +17,9 @@
 //! object; one that failed for the readers must write it, since a reader's release, which
 //! only reads it, could make it succeed.
 //!
+//! Each thread counts the read locks it holds (`World::thread_word`), so that an unlock
+//! by a thread that holds none is caught whoever else reads.
+//!
 //! The reader count changes without a write in the footprint, so what waits on the bytes
 //! of a rwlock (`awaits`) would not see it change: its trylocks do not decide an await.
 
@@ -156,15 +159,19 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
     }
 }
 
-/// Executes `e`; returns 0 or an error number.
-/// An unlock of a rwlock held by another writer or by nobody, the destruction of a held
-/// one. (Which threads hold read locks is not kept, so an unlock by a thread that holds
-/// none while others do passes for one of theirs.)
+/// How many read locks thread `t` holds on the rwlock at `l`: its own count, which
+/// depends on its own events only (the rwlock counts its readers without naming them).
+fn my_reads<W: World>(w: &W, t: Tid, l: u64) -> u32 {
+    w.thread_word(t, l)
+}
+
+/// An unlock by a thread that holds neither the write lock nor a read lock, the
+/// destruction of a held rwlock.
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
     let (l, me) = (e.addr, e.tid + 1);
     let free = writer(w, l) == 0 && readers(w, l) == 0;
     match e.kind() {
-        Kind::RwUnlock if free || writer(w, l) != 0 && writer(w, l) != me => {
+        Kind::RwUnlock if writer(w, l) != me && my_reads(w, e.tid, l) == 0 => {
             Some(super::Misuse::UnlockNotHeld)
         }
         Kind::RwDestroy if !free => Some(super::Misuse::DestroyHeld),
@@ -181,8 +188,10 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             w.set_sync_word(l, 0);
             w.set_sync_word(l + 4, 0);
         }
-        Kind::RdLock => w.set_sync_word(l, readers(w, l) + 1),
-        Kind::TryRdLock if writer(w, l) == 0 => w.set_sync_word(l, readers(w, l) + 1),
+        Kind::RdLock | Kind::TryRdLock if writer(w, l) == 0 => {
+            w.set_sync_word(l, readers(w, l) + 1);
+            w.set_thread_word(e.tid, l, my_reads(w, e.tid, l) + 1);
+        }
         Kind::WrLock => w.set_sync_word(l + 4, me),
         Kind::TryWrLock if writer(w, l) == 0 && readers(w, l) == 0 => w.set_sync_word(l + 4, me),
         Kind::TryRdLock | Kind::TryWrLock => {
@@ -190,12 +199,13 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             return busy;
         }
         Kind::RwUnlock if writer(w, l) == me => w.set_sync_word(l + 4, 0),
-        Kind::RwUnlock if writer(w, l) == 0 && readers(w, l) > 0 => {
-            w.set_sync_word(l, readers(w, l) - 1);
+        Kind::RwUnlock if writer(w, l) == 0 && my_reads(w, e.tid, l) > 0 => {
+            w.set_sync_word(l, readers(w, l).saturating_sub(1));
+            w.set_thread_word(e.tid, l, my_reads(w, e.tid, l) - 1);
             e.flags |= FLAG_READER;
         }
         Kind::RwUnlock => {
-            // Held by another thread, or not at all.
+            // Not held by this thread.
             e.flags |= FLAG_FAILED;
             return EPERM;
         }
@@ -246,6 +256,24 @@ mod tests {
         assert!(r == 0 && u.flags & FLAG_READER == 0);
         let (_, r) = run(&mut w, 3, Kind::RwUnlock);
         assert_eq!(r, EPERM, "unlocking a free rwlock");
+    }
+
+    #[test]
+    fn an_unlock_without_a_hold_is_a_misuse_while_others_read() {
+        use crate::ops::{misuse, Misuse};
+        let mut w = TestWorld::default();
+        run(&mut w, 1, Kind::RdLock);
+        let stray = Event::on(2, Kind::RwUnlock, 64);
+        assert_eq!(misuse(&w, &stray), Some(Misuse::UnlockNotHeld));
+        let mut stray2 = stray;
+        assert_eq!(execute(&mut w, &mut stray2, 0), EPERM);
+        assert_eq!(readers(&w, 64), 1, "T1 still reads");
+        let (u, r) = run(&mut w, 1, Kind::RwUnlock);
+        assert!(r == 0 && u.flags & FLAG_READER != 0);
+        assert_eq!(
+            misuse(&w, &Event::on(1, Kind::RwUnlock, 64)),
+            Some(Misuse::UnlockNotHeld)
+        );
     }
 
     #[test]
