@@ -475,7 +475,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
             failing += 1;
-            let found = Found {
+            let mut found = Found {
                 kind,
                 schedule: execution.events.iter().map(Step::of).collect(),
                 execution,
@@ -483,28 +483,16 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 probe: false,
                 count: 1,
             };
+            record(&mut errors, &found);
             if !opts.keep_going {
-                record(&mut errors, found);
                 break;
             }
             // Which race of an execution comes first depends on the order of independent
             // events: every race counts, so that each algorithm reports what `none` does.
-            // (The execution is copied only for a race not seen before.)
-            let mut found = found;
-            let first = found.execution.end.clone();
             for end in races {
                 found.execution.end = end;
-                match errors.iter_mut().find(|f| f.key() == found.key()) {
-                    Some(f) => f.count += 1,
-                    None => errors.push(Found {
-                        execution: found.execution.clone(),
-                        schedule: found.schedule.clone(),
-                        ..found
-                    }),
-                }
+                record(&mut errors, &found);
             }
-            found.execution.end = first;
-            record(&mut errors, found);
         }
         let stats = engine.stats();
         let counts = Counts {
@@ -539,11 +527,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     })
 }
 
-/// Adds a failing execution to the errors found: a new error, or one more of a known one.
-fn record(errors: &mut Vec<Found>, found: Found) {
+/// Adds a failing execution to the errors found: one more of a known error, or a copy
+/// of it for a new one (few errors are distinct).
+fn record(errors: &mut Vec<Found>, found: &Found) {
     match errors.iter_mut().find(|f| f.key() == found.key()) {
         Some(f) => f.count += 1,
-        None => errors.push(found),
+        None => errors.push(found.clone()),
     }
 }
 

@@ -612,12 +612,10 @@ impl Namer<'_> {
                 mutex()
             ),
             Some(Misuse::UseDestroyed) => {
+                use Kind::*;
                 let op = Kind::from_u8(e.replaced).unwrap_or(e.kind());
-                let what = if op.name().starts_with("sem") {
-                    "semaphore"
-                } else {
-                    "mutex"
-                };
+                let sem = matches!(op, SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy);
+                let what = if sem { "semaphore" } else { "mutex" };
                 format!("misuse: thread {who}{place} uses {object}, a {what} destroyed and not initialized again")
             }
             None => format!("misuse by thread {who}{place}"),

@@ -145,7 +145,7 @@ pub fn parse(text: &str) -> Result<Parsed, String> {
             },
             None => (tok, 1),
         };
-        if steps.len() + repeats > MAX_STEPS {
+        if steps.len().saturating_add(repeats) > MAX_STEPS {
             return Err(format!("the schedule has more than {MAX_STEPS} steps"));
         }
         let (thread, choice) = match tok.split_once('/') {
@@ -216,27 +216,28 @@ mod tests {
         assert_eq!(format(&steps, &names), "0,1,0,0,2,2.1");
     }
 
+    /// Each step of a parsed schedule as `thread/alternative`.
+    fn steps_of(text: &str) -> Vec<String> {
+        let p = parse(text).unwrap();
+        (p.steps.iter())
+            .map(|s| format!("{}/{}", s.thread, s.choice))
+            .collect()
+    }
+
     #[test]
     fn schedules_parse() {
-        let p = parse("[0, 1, 1.1, 2/2, T1.1.2,0/1]").unwrap();
-        let text: Vec<String> = p
-            .steps
-            .iter()
-            .map(|s| format!("{}/{}", s.thread, s.choice))
-            .collect();
+        let text = steps_of("[0, 1, 1.1, 2/2, T1.1.2,0/1]");
         assert_eq!(text, ["0/0", "1/0", "1.1/0", "2/1", "1.1.2/0", "0/0"]);
         assert!(parse("1,x").is_err());
         assert!(parse("1.0").is_err());
         assert!(parse("1/0").is_err());
         assert_eq!(parse("T0,T1").unwrap().steps.len(), 2);
-        let runs = parse("0*3,1/2*2,2").unwrap();
-        let text: Vec<String> = (runs.steps.iter())
-            .map(|s| format!("{}/{}", s.thread, s.choice))
-            .collect();
+        let text = steps_of("0*3,1/2*2,2");
         assert_eq!(text, ["0/0", "0/0", "0/0", "1/1", "1/1", "2/0"]);
         assert!(parse("1*0").is_err());
         assert!(parse("1*x").is_err());
         assert!(parse("1*99999999999").is_err());
+        assert!(parse(&format!("1,1*{}", usize::MAX)).is_err());
     }
 
     #[test]

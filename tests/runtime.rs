@@ -731,7 +731,8 @@ int main(void) {
         x.end, spinning,
         "T1 was spinning, not sleeping in a system call"
     );
-    assert!(start.elapsed() >= Duration::from_millis(500));
+    // It was run twice before being called a hang (a loaded machine can stall one run).
+    assert!(start.elapsed() >= Duration::from_millis(1000));
     assert!(start.elapsed() < Duration::from_secs(5));
     // The events before the hang are kept.
     assert_eq!(kinds(&x), vec![(0, Kind::Create), (1, Kind::Write)]);

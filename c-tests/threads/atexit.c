@@ -6,17 +6,19 @@
  * -DJOIN main joins first and the handlers always see it. With -DQUICK main ends with
  * quick_exit, which runs only at_quick_exit handlers (the assertion is one of those
  * then). With -DNOW main ends with _exit, which runs none: safe. With -DORDER two
- * handlers check that the later-registered one ran first.
+ * handlers check that the later-registered one ran first. With -DLEAVE main ends with
+ * pthread_exit: the last thread's exit would run the handlers in no thread, refused.
  *
  * cdpor-test
- * run: --keep-going ; verdict=error executions=3 failing=2 blocked=0 errors=assertion@atexit.c:30
- * run: --keep-going --algorithm source ; verdict=error executions=3 failing=2 errors=assertion@atexit.c:30
- * run: --keep-going --algorithm classic ; verdict=error failing=2 errors=assertion@atexit.c:30
- * run: --keep-going --algorithm none ; verdict=error errors=assertion@atexit.c:30
+ * run: --keep-going ; verdict=error executions=3 failing=2 blocked=0 errors=assertion@atexit.c:32
+ * run: --keep-going --algorithm source ; verdict=error executions=3 failing=2 errors=assertion@atexit.c:32
+ * run: --keep-going --algorithm classic ; verdict=error failing=2 errors=assertion@atexit.c:32
+ * run: --keep-going --algorithm none ; verdict=error errors=assertion@atexit.c:32
  * run: -DJOIN ; verdict=safe executions=1
- * run: -DQUICK --keep-going ; verdict=error executions=3 failing=2 errors=assertion@atexit.c:30
+ * run: -DQUICK --keep-going ; verdict=error executions=3 failing=2 errors=assertion@atexit.c:32
  * run: -DNOW ; verdict=safe executions=2
  * run: -DORDER -DJOIN ; verdict=safe executions=1
+ * run: -DLEAVE ; verdict=unknown exit=2 contains="atexit handlers of a program whose main ended with pthread_exit"
  */
 #include <assert.h>
 #include <pthread.h>
@@ -63,6 +65,8 @@ int main(void) {
     quick_exit(0);
 #elif defined NOW
     _exit(0);
+#elif defined LEAVE
+    pthread_exit(NULL);
 #endif
     return 0;
 }

@@ -65,9 +65,10 @@ fn destroyed<W: World>(w: &W, sem: u64) -> bool {
     w.sync_word(sem + DESTROYED_OFFSET) == DESTROYED
 }
 
-/// A use of a destroyed semaphore (undefined in POSIX), a second destruction included.
+/// A use of a destroyed semaphore (undefined in POSIX), a second destruction included
+/// (an init is no use).
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
-    (e.kind() != Kind::SemInit && destroyed(w, e.addr)).then_some(super::Misuse::UseDestroyed)
+    destroyed(w, e.addr).then_some(super::Misuse::UseDestroyed)
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
