@@ -601,7 +601,9 @@ impl Namer<'_> {
                 format!("misuse: thread {who}{place} destroys {object} while it is held")
             }
             Some(Misuse::DestroyWaitedOn) => format!(
-                "misuse: thread {who}{place} destroys the condition {object} while threads wait on it"
+                "misuse: thread {who}{place} destroys the {} {object} while threads wait {}",
+                object_kind(e),
+                if object_kind(e) == "barrier" { "at it" } else { "on it" }
             ),
             Some(Misuse::WaitWithoutMutex) => format!(
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, which it does not hold",
@@ -611,13 +613,14 @@ impl Namer<'_> {
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, while other threads wait on it with another mutex",
                 mutex()
             ),
-            Some(Misuse::UseDestroyed) => {
-                use Kind::*;
-                let op = Kind::from_u8(e.replaced).unwrap_or(e.kind());
-                let sem = matches!(op, SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy);
-                let what = if sem { "semaphore" } else { "mutex" };
-                format!("misuse: thread {who}{place} uses {object}, a {what} destroyed and not initialized again")
-            }
+            Some(Misuse::UseDestroyed) => format!(
+                "misuse: thread {who}{place} uses {object}, a {} destroyed and not initialized again",
+                object_kind(e)
+            ),
+            Some(Misuse::Uninitialized) => format!(
+                "misuse: thread {who}{place} uses {object}, a {} that was never initialized",
+                object_kind(e)
+            ),
             None => format!("misuse by thread {who}{place}"),
         }
     }
@@ -849,6 +852,18 @@ pub struct JsonWarning {
     pub function: String,
     pub location: String,
     pub message: String,
+}
+
+/// What kind of synchronization object the misusing event `e` operates on (the crash in
+/// its place keeps the operation's kind).
+fn object_kind(e: &Event) -> &'static str {
+    use Kind::*;
+    match Kind::from_u8(e.replaced).unwrap_or(e.kind()) {
+        SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => "semaphore",
+        BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => "barrier",
+        CondWait | CondSignal | CondBroadcast | CondInit | CondDestroy | CondWake => "condition",
+        _ => "mutex",
+    }
 }
 
 /// The blocked thread an error of no thread's own is reported at: one that waits in an

@@ -12,6 +12,11 @@
 //! the round's number, which only the last arrival writes: it is ordered after every
 //! arrival of its round (the last one, which it waits for, after all the others), and
 //! commutes with the arrivals of the next round.
+//!
+//! A barrier has no static initializer and `pthread_barrier_init` refuses a count of 0,
+//! so a barrier that waits for no thread was never initialized; `pthread_barrier_destroy`
+//! sets the count it waits for to `DESTROYED`. Waiting on either, destroying either, and
+//! destroying a barrier that threads wait at are misuses.
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED};
@@ -20,6 +25,8 @@ use crate::event::{Event, Kind, FLAG_FAILED};
 pub const SIZE: u64 = 32;
 /// What `pthread_barrier_wait` returns to the thread that ended the round.
 pub const SERIAL_THREAD: i32 = -1;
+/// The count of threads that a destroyed barrier waits for.
+pub const DESTROYED: u32 = u32::MAX;
 
 fn arrived(b: u64) -> u64 {
     b
@@ -57,6 +64,23 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
     e.kind() != Kind::BarrierPass || w.sync_word(round(e.addr)) as u64 != e.value
 }
 
+/// Using a barrier never initialized or destroyed, or destroying one that threads wait
+/// at (they arrived in the current round, which has not ended).
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    use super::Misuse::*;
+    if !matches!(e.kind(), Kind::BarrierWait | Kind::BarrierDestroy) {
+        return None;
+    }
+    match w.sync_word(needed(e.addr)) {
+        0 => Some(Uninitialized),
+        DESTROYED => Some(UseDestroyed),
+        _ if e.kind() == Kind::BarrierDestroy && w.sync_word(arrived(e.addr)) > 0 => {
+            Some(DestroyWaitedOn)
+        }
+        _ => None,
+    }
+}
+
 /// Executes `e`; an arrival returns `SERIAL_THREAD` when it ended the round.
 pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
     let b = e.addr;
@@ -78,6 +102,7 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             w.set_sync_word(arrived(b), n);
             e.flags |= FLAG_FAILED;
         }
+        Kind::BarrierDestroy => w.set_sync_word(needed(b), DESTROYED),
         _ => {}
     }
     0
@@ -127,6 +152,28 @@ mod tests {
         let (next, _) = arrive(&mut w, 2);
         assert!(next.failed() && next.value == a1.value + 1);
         assert!(enabled(&w, &pass));
+    }
+
+    #[test]
+    fn barriers_uninitialized_destroyed_or_destroyed_under_waiters_are_misused() {
+        use crate::ops::{misuse, Misuse};
+        let mut w = TestWorld::default();
+        let wait = Event::on(1, Kind::BarrierWait, 64);
+        let destroy = Event::on(0, Kind::BarrierDestroy, 64);
+        assert_eq!(misuse(&w, &wait), Some(Misuse::Uninitialized));
+        let mut init = Event {
+            value: 2,
+            ..Event::on(0, Kind::BarrierInit, 64)
+        };
+        execute(&mut w, &mut init, 0);
+        assert_eq!(misuse(&w, &wait), None);
+        assert_eq!(misuse(&w, &destroy), None, "no thread waits yet");
+        arrive(&mut w, 1);
+        assert_eq!(misuse(&w, &destroy), Some(Misuse::DestroyWaitedOn));
+        arrive(&mut w, 2);
+        assert_eq!(misuse(&w, &destroy), None, "the round is over");
+        execute(&mut w, &mut destroy.clone(), 1);
+        assert_eq!(misuse(&w, &wait), Some(Misuse::UseDestroyed));
     }
 
     #[test]

@@ -347,8 +347,11 @@ pub enum Misuse {
     WaitWithoutMutex = 5,
     /// A condition wait with another mutex than the waits in progress on it.
     TwoMutexes = 6,
-    /// An operation on a destroyed mutex or semaphore, not initialized again.
+    /// An operation on a destroyed mutex, semaphore or barrier, not initialized again.
     UseDestroyed = 7,
+    /// An operation on a semaphore or barrier that was never initialized (neither has a
+    /// static initializer).
+    Uninitialized = 8,
 }
 
 impl Misuse {
@@ -362,6 +365,7 @@ impl Misuse {
             WaitWithoutMutex,
             TwoMutexes,
             UseDestroyed,
+            Uninitialized,
         ]
         .into_iter()
         .find(|m| *m as u32 == v)
@@ -377,6 +381,7 @@ pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
         Kind::SemWait | Kind::SemTryWait | Kind::SemPost | Kind::SemGetValue | Kind::SemDestroy => {
             semaphore::misuse(w, e)
         }
+        Kind::BarrierWait | Kind::BarrierDestroy => barrier::misuse(w, e),
         _ => None,
     }
 }

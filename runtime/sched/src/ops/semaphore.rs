@@ -9,12 +9,16 @@
 //! could not have run before it (as a lock cannot run before the unlock), but with a
 //! unit to spare it could, and the other order is another execution.
 //!
-//! `sem_destroy` marks the object destroyed (the word at `DESTROYED_OFFSET`, glibc's
-//! `private`), `sem_init` clears the mark. Any use of a destroyed semaphore is a misuse,
-//! and a wait on one is enabled so that it can be: a thread blocked in `sem_wait` when
-//! the semaphore is destroyed (undefined in POSIX) shows as its wait on a destroyed
-//! semaphore. Whether a thread has entered `sem_wait` or not yet is no event, so the
-//! destruction itself cannot ask who waits.
+//! A semaphore has no static initializer, so the word at `STATE_OFFSET` (glibc's
+//! `private`, which the runtime's own operations do not need) tells whether it is live:
+//! `sem_init` sets it to `LIVE`, `sem_destroy` to `DESTROYED`, and a semaphore that
+//! holds anything else (a zeroed global, fresh heap memory) was never initialized. Any
+//! use of a destroyed or uninitialized semaphore is a misuse. A wait on a destroyed one
+//! is enabled so that it can be: a thread blocked in `sem_wait` when the semaphore is
+//! destroyed (undefined in POSIX) shows as its wait on a destroyed semaphore. Whether a
+//! thread has entered `sem_wait` or not yet is no event, so the destruction itself
+//! cannot ask who waits. A wait on a never initialized semaphore waits as on a count of
+//! 0: a post would be the misuse (as the init would make it a use of a live one).
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED};
@@ -23,8 +27,9 @@ use crate::event::{Event, Kind, FLAG_FAILED};
 pub const SIZE: u64 = 32;
 /// `SEM_VALUE_MAX` on Linux.
 pub const VALUE_MAX: u32 = i32::MAX as u32;
-/// The word that `sem_destroy` sets to `DESTROYED`.
-pub const DESTROYED_OFFSET: u64 = 8;
+/// The word that `sem_init` sets to `LIVE` and `sem_destroy` to `DESTROYED`.
+pub const STATE_OFFSET: u64 = 8;
+pub const LIVE: u32 = 0x5e4d_0001;
 pub const DESTROYED: u32 = u32::MAX;
 
 pub(super) fn footprint(e: &Event) -> Footprint {
@@ -62,13 +67,19 @@ pub(super) fn enables(e: &Event, c: &Event) -> bool {
 }
 
 fn destroyed<W: World>(w: &W, sem: u64) -> bool {
-    w.sync_word(sem + DESTROYED_OFFSET) == DESTROYED
+    w.sync_word(sem + STATE_OFFSET) == DESTROYED
 }
 
-/// A use of a destroyed semaphore (undefined in POSIX), a second destruction included
-/// (an init is no use).
+/// A use of a destroyed or never initialized semaphore (undefined in POSIX), a second
+/// destruction included (an init is no use).
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
-    destroyed(w, e.addr).then_some(super::Misuse::UseDestroyed)
+    use super::Misuse::*;
+    match w.sync_word(e.addr + STATE_OFFSET) {
+        _ if e.kind() == Kind::SemInit => None,
+        LIVE => None,
+        DESTROYED => Some(UseDestroyed),
+        _ => Some(Uninitialized),
+    }
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
@@ -92,10 +103,12 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
     match e.kind() {
         Kind::SemInit => {
             w.set_sync_word(e.addr, e.value as u32);
-            w.set_sync_word(e.addr + DESTROYED_OFFSET, 0);
+            w.set_sync_word(e.addr + STATE_OFFSET, LIVE);
         }
-        Kind::SemDestroy => w.set_sync_word(e.addr + DESTROYED_OFFSET, DESTROYED),
-        Kind::SemWait => w.set_sync_word(e.addr, count - 1),
+        Kind::SemDestroy => w.set_sync_word(e.addr + STATE_OFFSET, DESTROYED),
+        // A wait enabled on a destroyed semaphore without units (its use is a misuse,
+        // unreported under `--svcomp`) takes nothing.
+        Kind::SemWait => w.set_sync_word(e.addr, count.saturating_sub(1)),
         Kind::SemTryWait if count > 0 => w.set_sync_word(e.addr, count - 1),
         Kind::SemTryWait => {
             e.flags |= FLAG_FAILED;
@@ -186,6 +199,26 @@ mod tests {
             !enables(&wait, &init, 2),
             "the wait could run on the destroyed semaphore before the init"
         );
+    }
+
+    #[test]
+    fn a_semaphore_never_initialized_is_misused_by_any_operation_but_init() {
+        use crate::ops::{misuse, Misuse};
+        let mut w = TestWorld::default();
+        let wait = ev(1, Kind::SemWait);
+        assert!(!enabled(&w, &wait), "it waits as on a count of 0");
+        for k in [
+            Kind::SemPost,
+            Kind::SemTryWait,
+            Kind::SemGetValue,
+            Kind::SemDestroy,
+        ] {
+            assert_eq!(misuse(&w, &ev(2, k)), Some(Misuse::Uninitialized), "{k:?}");
+        }
+        let mut init = ev(0, Kind::SemInit);
+        assert_eq!(misuse(&w, &init), None);
+        execute(&mut w, &mut init, 0);
+        assert_eq!(misuse(&w, &ev(2, Kind::SemPost)), None);
     }
 
     #[test]
