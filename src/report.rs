@@ -2,7 +2,7 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, memory, rwlock, Misuse};
+use cdpor_sched::ops::{cond, memory, rwlock, thread, Misuse};
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
@@ -616,6 +616,14 @@ impl Namer<'_> {
             Some(Misuse::UseDestroyed) => format!(
                 "misuse: thread {who}{place} uses {object}, a {} destroyed and not initialized again",
                 object_kind(e)
+            ),
+            Some(Misuse::NoSuchThread) if e.aux != thread::NO_THREAD => format!(
+                "misuse: thread {who}{place} joins {}, which was joined already",
+                x.names().thread(e.aux)
+            ),
+            Some(Misuse::NoSuchThread) => format!(
+                "misuse: thread {who}{place} joins a thread id that names no thread (never set \
+                 by pthread_create, or of a thread joined already)"
             ),
             Some(Misuse::Uninitialized) => format!(
                 "misuse: thread {who}{place} uses {object}, a {} that was never initialized",

@@ -88,9 +88,12 @@ impl Symbols {
         (addr < s.addr + s.size.max(1)).then_some(s)
     }
 
-    /// The function containing a code address.
+    /// The function containing a code address, by the program's name for it.
     pub fn function_at(&self, pc: u64) -> Option<&str> {
-        Self::find(&self.code, pc).map(|s| s.name.as_str())
+        Self::find(&self.code, pc).map(|s| match s.name.as_str() {
+            crate::instrument::USER_MAIN => "main",
+            name => name,
+        })
     }
 
     /// A readable name for memory at `addr`; `local` names the variable when the access

@@ -23,7 +23,7 @@ use cdpor_sched::event::{
 use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
-use cdpor_sched::ops::{self, World};
+use cdpor_sched::ops::{self, thread, World};
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, MemError, MemFault, Outcome, ThreadEnd, ThreadName, ThreadStatus,
@@ -1681,6 +1681,14 @@ pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -
         .iter()
         .position(|th| th.status != Status::Unused && th.handle == handle)
     else {
+        // A misuse, and the step of the thread that makes it (`ops::thread`).
+        if e.strict {
+            e.submit(Event {
+                site,
+                aux: thread::NO_THREAD,
+                ..Event::new(0, Kind::Join)
+            });
+        }
         return libc::ESRCH;
     };
     if target == e.cur as usize {

@@ -37,6 +37,9 @@ mod verifier;
 
 pub use tls::TlsVar;
 
+/// What the program's `main` is called once instrumented (the runtime owns `main`).
+pub const USER_MAIN: &str = "__cdpor_user_main";
+
 /// Where a visible operation comes from in the source.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Site {
@@ -166,7 +169,12 @@ fn location(inst: LLVMValueRef) -> (String, u32, u32) {
         } else {
             let mut len = 0;
             let p = LLVMDIFileGetFilename(file, &mut len);
-            cstr(p, len as usize)
+            let name = cstr(p, len as usize);
+            let p = LLVMDIFileGetDirectory(file, &mut len);
+            // clang may split the path the user gave into a directory and a name; the
+            // whole path, as short as the working directory allows, is the user's.
+            let path = std::path::Path::new(&cstr(p, len as usize)).join(&name);
+            crate::symbols::short(&path.to_string_lossy()).into_owned()
         };
         (name, line, col)
     }
@@ -459,7 +467,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 None => f.as_global_value().set_name(&to),
             }
         }
-        main.as_global_value().set_name("__cdpor_user_main");
+        main.as_global_value().set_name(USER_MAIN);
         Ok((verifier_api, tls))
     }
 

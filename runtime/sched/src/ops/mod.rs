@@ -301,7 +301,8 @@ pub trait World {
     fn sync_word(&self, m: u64) -> u32;
     fn set_sync_word(&mut self, m: u64, v: u32);
     /// A word of thread `t`'s own about the object at `m` (0 until set): how many read
-    /// locks it holds on a rwlock, which the rwlock itself only counts.
+    /// locks it holds on a rwlock, which the rwlock itself only counts; whether the thread
+    /// `t` was joined (`thread`).
     fn thread_word(&self, t: Tid, m: u64) -> u32;
     fn set_thread_word(&mut self, t: Tid, m: u64, v: u32);
     /// Threads that announced their next operation and wait to perform it.
@@ -352,6 +353,8 @@ pub enum Misuse {
     /// An operation on a semaphore or barrier that was never initialized (neither has a
     /// static initializer).
     Uninitialized = 8,
+    /// A join of a thread id that names no thread.
+    NoSuchThread = 9,
 }
 
 impl Misuse {
@@ -366,6 +369,7 @@ impl Misuse {
             TwoMutexes,
             UseDestroyed,
             Uninitialized,
+            NoSuchThread,
         ]
         .into_iter()
         .find(|m| *m as u32 == v)
@@ -382,6 +386,7 @@ pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
             semaphore::misuse(w, e)
         }
         Kind::BarrierWait | Kind::BarrierDestroy => barrier::misuse(w, e),
+        Kind::Join => thread::misuse(w, e),
         _ => None,
     }
 }
@@ -409,6 +414,10 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
             rwlock::execute(w, e)
         }
         BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::execute(w, e),
+        Join | ThreadExit => {
+            thread::execute(w, e);
+            0
+        }
         _ => 0,
     }
 }

@@ -5,10 +5,20 @@
 //! for its own next child. A creation conflicts with every event of the created thread.
 //! Creations by different threads commute: a thread's number is a function of its
 //! creator's history, not of a shared counter (`crate::shm::ThreadName`).
+//!
+//! A join of a `pthread_t` that names no thread (never set by a create, or of a thread
+//! whose number went to another thread) targets `NO_THREAD`: a misuse, which POSIX
+//! leaves undefined. Whether the id named a thread was decided by the program's read of
+//! it, an event of its own, so the join itself touches nothing. A second join of one
+//! thread is the same misuse: each thread's word for itself (`World::thread_word`)
+//! says whether it was joined since it exited.
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid};
 use crate::layout::{stack_bottom, tls_block, STACK_SLOT, TLS_SLOT};
+
+/// The target of a join of an id that names no thread.
+pub const NO_THREAD: Tid = Tid::MAX;
 
 /// The word that stands for thread `t`.
 fn object(t: Tid) -> u64 {
@@ -17,6 +27,7 @@ fn object(t: Tid) -> u64 {
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
+        Kind::Join if e.aux == NO_THREAD => Footprint::NONE,
         Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Write)),
         // The exit ends the thread's stack (its word included) and its thread-local
         // variables: it conflicts with other threads' accesses to them.
@@ -39,13 +50,55 @@ pub(super) fn enables(join: &Event, c: &Event) -> bool {
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
-    w.finished(e.aux)
+    e.aux == NO_THREAD || w.finished(e.aux)
+}
+
+pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
+    let gone = e.aux == NO_THREAD || w.thread_word(e.aux, object(e.aux)) == JOINED;
+    (e.kind() == Kind::Join && gone).then_some(super::Misuse::NoSuchThread)
+}
+
+/// A thread's word for itself once it was joined.
+const JOINED: u32 = 1;
+
+pub(super) fn execute<W: World>(w: &mut W, e: &Event) {
+    match e.kind() {
+        Kind::Join if e.aux != NO_THREAD => w.set_thread_word(e.aux, object(e.aux), JOINED),
+        // A thread's number may serve again: its new life has not been joined.
+        Kind::ThreadExit => w.set_thread_word(e.tid, object(e.tid), 0),
+        _ => {}
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ops::dependent;
+
+    #[test]
+    fn a_thread_is_joined_once_per_life() {
+        use crate::ops::testing::TestWorld;
+        use crate::ops::{execute, misuse, Misuse};
+        let mut w = TestWorld::default();
+        let join = |t| Event {
+            aux: 1,
+            ..Event::new(t, Kind::Join)
+        };
+        let exit = Event::new(1, Kind::ThreadExit);
+        execute(&mut w, &mut exit.clone(), 0);
+        assert_eq!(misuse(&w, &join(0)), None);
+        execute(&mut w, &mut join(0), 1);
+        assert_eq!(misuse(&w, &join(2)), Some(Misuse::NoSuchThread));
+        // The number serves a new thread, which exits: it can be joined.
+        execute(&mut w, &mut exit.clone(), 2);
+        assert_eq!(misuse(&w, &join(2)), None);
+        let nobody = Event {
+            aux: NO_THREAD,
+            ..Event::new(2, Kind::Join)
+        };
+        assert!(enabled(&w, &nobody) && footprint(&nobody) == Footprint::NONE);
+        assert_eq!(misuse(&w, &nobody), Some(Misuse::NoSuchThread));
+    }
 
     #[test]
     fn dependences() {
