@@ -1282,13 +1282,21 @@ impl Exec {
         };
         self.submit(e);
         while let Some(s) = &seen {
-            if Snapshot::take(&stall.watch).as_ref() != Some(s) {
+            let e = ex();
+            if Snapshot::take(&stall.watch).as_ref() != Some(s) || e.woken_by_an_end() {
                 return;
             }
-            let e = ex();
             e.awaiting += 1;
             e.submit(awaits::event(&stall.watch, site));
         }
+    }
+
+    /// Was the await just executed woken by the end of the memory it watches (a `free`,
+    /// a thread's exit)? Its bytes may hold what they held, but the loop must run again
+    /// to meet its memory error.
+    fn woken_by_an_end(&self) -> bool {
+        let wait = self.event_at(self.sched.step() - 1);
+        wait.value > 0 && awaits::ends_memory(&self.event_at(wait.value as usize - 1))
     }
 
     /// The current thread ran a loop `--unroll` times: it stops there for good.

@@ -186,6 +186,11 @@ pub fn changes_state(e: &Event) -> bool {
     }
 }
 
+/// Does `e` end the life of the memory it writes (whatever that memory then holds)?
+pub fn ends_memory(e: &Event) -> bool {
+    matches!(e.kind(), Kind::Free | Kind::ThreadExit)
+}
+
 /// Is what `e` did decided by the bytes of its footprint alone, so that with those
 /// bytes unchanged it would do the same again? Not for a signal, whose outcome depends
 /// on which threads wait (they are no bytes), nor for thread operations.
