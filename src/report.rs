@@ -423,11 +423,20 @@ impl Namer<'_> {
                 t(b.tid),
                 self.object(b.addr, x)
             ),
-            Kind::SemWait => format!(
-                "{} waits on semaphore {}, whose count is 0{loc}",
-                t(b.tid),
-                self.object(b.addr, x)
-            ),
+            Kind::SemWait => {
+                let inited =
+                    (x.events.iter()).any(|e| e.kind() == Kind::SemInit && e.addr == b.addr);
+                format!(
+                    "{} waits on semaphore {}, whose count is 0{}{loc}",
+                    t(b.tid),
+                    self.object(b.addr, x),
+                    if inited {
+                        ""
+                    } else {
+                        " (no sem_init initialized it)"
+                    }
+                )
+            }
             Kind::CondWake if !cond::woken(b) => {
                 let woke_others = x
                     .events
@@ -491,11 +500,16 @@ impl Namer<'_> {
             let inside = cdpor_sched::ops::footprint(e)
                 .ranges()
                 .all(|r| watched.ranges().any(|w| w.lo <= r.lo && r.hi <= w.hi));
-            if e.flags & FLAG_VALUE == 0 || !inside || seen.iter().any(|s| s.0 == e.addr) {
+            if !inside || seen.iter().any(|s| s.0 == e.addr) {
                 continue;
             }
             let name = self.accessed(e, x);
-            seen.push((e.addr, format!("{name} = {}", show_value(e.value, e.len))));
+            if e.flags & FLAG_VALUE != 0 {
+                seen.push((e.addr, format!("{name} = {}", show_value(e.value, e.len))));
+            } else if e.kind() == Kind::Lib {
+                // A library function's reads (`strcmp` on a shared buffer): no one value.
+                seen.push((e.addr, name));
+            }
         }
         seen.into_iter().rev().map(|s| s.1).collect()
     }

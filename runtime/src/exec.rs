@@ -23,7 +23,7 @@ use cdpor_sched::event::{
 use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
-use cdpor_sched::ops::{self, thread, World};
+use cdpor_sched::ops::{self, thread, Mode, Range, World};
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, MemError, MemFault, Outcome, ThreadEnd, ThreadName, ThreadStatus,
@@ -294,6 +294,9 @@ struct Thread {
     /// its last timed wait timed out (cleared when a loop of its moves a value on).
     spurious_mark: Option<u32>,
     timeout_mark: Option<u32>,
+    /// The step after that timeout: what the thread read from there on decides whether
+    /// its next timed wait can end otherwise.
+    timed_out_at: usize,
     /// Threads it created, or learned of by joining their creator, and does not know
     /// to have finished (it knows only what it joined).
     unfinished: u32,
@@ -354,6 +357,7 @@ const UNUSED: Thread = Thread {
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
     timeout_mark: None,
+    timed_out_at: 0,
     unfinished: 0,
     fresh: 0,
     free: NO_TID,
@@ -1299,6 +1303,27 @@ impl Exec {
         wait.value > 0 && awaits::ends_memory(&self.event_at(wait.value as usize - 1))
     }
 
+    /// The current thread waits on the condition at `cond` (its `CondWait` just ran)
+    /// after a timeout since which it only looked: timing out again would repeat that,
+    /// unless another thread changes what it looked at. It waits (an `Await`) until
+    /// another thread writes those bytes or the condition's (a signal, which may pick
+    /// it), then may time out. Where nothing ever does, the timeouts would go on for
+    /// ever: a livelock.
+    fn timeout_after_a_change(&mut self, cond: u64, site: u32) {
+        let t = self.cur;
+        let stall = self.stalled(t, self.threads[t as usize].timed_out_at);
+        let mut watch = stall.watch;
+        if let Some(r) = Range::new(cond, ops::cond::SIZE, Mode::Read) {
+            watch.add(&r);
+        }
+        let mut e = awaits::event(&watch, site);
+        match stall.woken_at {
+            Some(step) => e.value = step as u64 + 1,
+            None => self.awaiting += 1,
+        }
+        self.submit(e);
+    }
+
     /// The current thread ran a loop `--unroll` times: it stops there for good.
     fn cut_by_unroll(&mut self, site: u32) -> ! {
         self.submit(awaits::stop(site));
@@ -1842,13 +1867,15 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     // one may time out; but not in the way the thread's last wait ended if it ended
     // without a signal and the thread since did nothing but look (no change, and no
     // loop of its moved a value on): waking so again would only repeat that (it could
-    // as well have woken later the first time).
+    // as well have woken later the first time). A timeout, which will come, is only
+    // put off (`timeout_after_a_change`).
     let t = e.cur as usize;
     let no_spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS != 0;
     let th = &e.threads[t];
     let spurious = !no_spurious && th.spurious_mark != Some(th.changes);
     let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
-    if timed && th.timeout_mark != Some(th.changes) {
+    let put_off = timed && th.timeout_mark == Some(th.changes);
+    if timed && !put_off {
         flags |= ops::cond::FLAG_TIMED;
     }
     let ev = Event {
@@ -1860,7 +1887,14 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     e.submit(ev);
     let e = ex();
     let waited = e.event_at(e.sched.step() - 1);
-    let timed = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 0;
+    let mut timed = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 0;
+    let mut ev = ev;
+    if put_off && waited.choice == 0 {
+        e.timeout_after_a_change(cond as u64, site);
+        ev.flags |= ops::cond::FLAG_TIMED;
+        timed = true;
+    }
+    let e = ex();
     let mut flags = if waited.choice == 1 { FLAG_SPURIOUS } else { 0 };
     if timed {
         flags |= ops::cond::FLAG_TIMED;
@@ -1889,6 +1923,7 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     }
     if timed {
         th.timeout_mark = now;
+        th.timed_out_at = e.sched.step();
         libc::ETIMEDOUT
     } else {
         th.spurious_mark = now;
