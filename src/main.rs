@@ -24,7 +24,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use cdpor::engine::Algorithm;
-use cdpor::explore::{self, Fatal, Found};
+use cdpor::explore::{self, Cut, Fatal, Found};
 use cdpor::program::{self, BuildError, BuildOptions, Program};
 use cdpor::report::{self, Namer, EXIT_USAGE};
 use cdpor::schedule::{self, Parsed};
@@ -171,8 +171,9 @@ struct RunArgs {
     /// Stop after this many executions (verdict incomplete).
     #[arg(long)]
     max_executions: Option<u64>,
-    /// Stop after this many seconds (verdict incomplete). Default: none, except 50 with
-    /// --svcomp, so that a task ends within the 60 seconds SV-COMP gives it.
+    /// Stop after this many seconds from the start, compiling included (verdict
+    /// incomplete). Default: none, except 50 with --svcomp, so that a task ends within
+    /// the 60 seconds SV-COMP gives it.
     #[arg(long)]
     time_limit: Option<f64>,
     /// Before exploring, run N probe executions (fixed patterns: main first for a while,
@@ -338,6 +339,9 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
 }
 
 fn run(args: RunArgs) -> ExitCode {
+    // The time limit is the whole run's, compiling included (SV-COMP gives a task a
+    // number of seconds for everything).
+    let started = std::time::Instant::now();
     let algorithm = match args.algorithm {
         AlgorithmArg::Optimal => Algorithm::Optimal,
         AlgorithmArg::Source => Algorithm::Source,
@@ -386,15 +390,18 @@ fn run(args: RunArgs) -> ExitCode {
         sites: &program.sites,
         symbols: &symbols,
     };
+    let time_limit = (args.time_limit)
+        .or(args.build.svcomp.then_some(SVCOMP_TIME_LIMIT))
+        .map(timeout);
     let opts = explore::Options {
         algorithm,
         keep_going: args.keep_going,
         max_steps: args.build.max_steps,
         max_executions: args.max_executions,
-        time_limit: args
-            .time_limit
-            .or(args.build.svcomp.then_some(SVCOMP_TIME_LIMIT))
-            .map(timeout),
+        time_limit: time_limit.map(|l| {
+            l.saturating_sub(started.elapsed())
+                .max(Duration::from_millis(1))
+        }),
         exec_timeout: timeout(args.build.exec_timeout),
         progress: !quiet,
         run: args.build.run_options(),
@@ -415,7 +422,13 @@ fn run(args: RunArgs) -> ExitCode {
         explore::explore(&program, &opts)
     };
     let summary = match explored {
-        Ok(s) => s,
+        // The cut names the limit the user gave.
+        Ok(mut s) => {
+            if let (Some(Cut::TimeLimit(_)), Some(l)) = (&s.cut, time_limit) {
+                s.cut = Some(Cut::TimeLimit(l));
+            }
+            s
+        }
         Err(f) => {
             return fail_json(
                 json_out,
