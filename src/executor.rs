@@ -54,6 +54,9 @@ pub enum End {
     Diverged(Tid),
     /// Cut: a create went past `--max-threads` (or the names cdpor can number).
     ThreadBound,
+    /// Cut: no thread could run, but a timed wait whose timeout was ruled out could
+    /// time out and see a change.
+    TimedWaitCut,
     /// Cut: a loop of thread `tid` ran `--unroll` iterations (at `site`).
     LoopBound {
         tid: Tid,
@@ -445,6 +448,7 @@ impl Executor {
                 Outcome::StepBound => End::StepBound,
                 Outcome::Diverged => End::Diverged(tid),
                 Outcome::ThreadBound => End::ThreadBound,
+                Outcome::TimedWaitCut => End::TimedWaitCut,
                 Outcome::LoopBound => End::LoopBound { tid, site },
                 Outcome::Livelock => End::Livelock,
                 Outcome::AssumeFail => End::AssumeFail { tid, site },

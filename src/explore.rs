@@ -166,6 +166,8 @@ pub struct Summary {
     pub thread_bounded: u64,
     /// Executions cut by `--unroll` (also counted in `stats.bounded`).
     pub loop_bounded: u64,
+    /// Executions cut where a timed wait could time out again (also in `stats.bounded`).
+    pub timeouts_cut: u64,
     /// The sites of the loops that `--unroll` cut.
     pub unrolled: BTreeSet<u32>,
     /// Executions that deadlocked where a deadlock is no error (`--svcomp`).
@@ -188,7 +190,11 @@ impl Summary {
 
     /// Executions cut by `--max-steps`.
     pub fn steps_bounded(&self) -> u64 {
-        steps_bounded(&self.stats, self.loop_bounded, self.thread_bounded)
+        steps_bounded(
+            &self.stats,
+            self.loop_bounded + self.timeouts_cut,
+            self.thread_bounded,
+        )
     }
 
     /// Complete executions that were feasible (not ended by an assumption).
@@ -198,6 +204,7 @@ impl Summary {
 }
 
 /// Of the bounded executions, those no other bound accounts for: cut by `--max-steps`.
+/// (`loop_bounded` counts every cut of a waiting thread.)
 fn steps_bounded(stats: &Stats, loop_bounded: u64, thread_bounded: u64) -> u64 {
     stats.bounded - loop_bounded - thread_bounded
 }
@@ -252,7 +259,7 @@ struct Counts {
     awaits: u64,
     errors: u64,
     /// Executions cut by each bound so far.
-    cut_by: [(&'static str, u64); 3],
+    cut_by: [(&'static str, u64); 4],
 }
 
 impl Progress {
@@ -368,6 +375,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     };
     failing += errors.len() as u64;
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
+    let mut timeouts_cut = 0;
     let mut unrolled = BTreeSet::new();
     // Loops that waited for another thread (awaits), over all executions.
     let mut awaits = 0u64;
@@ -439,6 +447,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 thread_bounded += 1;
                 TraceEnd::Stopped
             }
+            End::TimedWaitCut => {
+                timeouts_cut += 1;
+                TraceEnd::Stopped
+            }
             End::LoopBound { site, .. } => {
                 loop_bounded += 1;
                 unrolled.insert(*site);
@@ -502,9 +514,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             cut_by: [
                 ("--unroll", loop_bounded),
                 ("--max-threads", thread_bounded),
+                ("timed waits", timeouts_cut),
                 (
                     "--max-steps",
-                    steps_bounded(&stats, loop_bounded, thread_bounded),
+                    steps_bounded(&stats, loop_bounded + timeouts_cut, thread_bounded),
                 ),
             ],
         };
@@ -516,6 +529,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         assume_blocked,
         thread_bounded,
         loop_bounded,
+        timeouts_cut,
         unrolled,
         stuck,
         restricted,

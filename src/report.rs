@@ -973,6 +973,13 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
             plural(s.loop_bounded, "execution")
         ));
     }
+    if s.timeouts_cut > 0 {
+        parts.push(format!(
+            "{} cut where no thread could run but a timed wait could time out again and \
+             see another thread's change (time is not modelled)",
+            plural(s.timeouts_cut, "execution")
+        ));
+    }
     if s.thread_bounded > 0 {
         parts.push(format!(
             "{} cut by --max-threads (they would create more threads than it \
@@ -1119,6 +1126,7 @@ pub fn normal_end(end: &End) -> String {
         End::StepBound => "cut by --max-steps".into(),
         End::SleepBlocked => "every thread left to run was asleep".into(),
         End::ThreadBound => "cut by --max-threads".into(),
+        End::TimedWaitCut => "cut where a timed wait could time out again".into(),
         End::LoopBound { .. } => "cut by --unroll".into(),
         End::Livelock => "every thread left waits for good (some spin)".into(),
         End::AssumeFail { .. } => "an assumption was false (an infeasible execution)".into(),

@@ -2,24 +2,25 @@
  * the timeout is explored beside the signal, and the wait returns ETIMEDOUT. A waiter
  * in a `while (!ready)` loop ends either way; asserting that it never timed out (BUG) is
  * a bug that is found. A wait that timed out and finds nothing changed (`timed_out` was
- * already set) may time out again only once another thread wrote what the loop read
- * (or the condition): timing out before would repeat the same state. With nobody to
- * set `ready` (NOSIGNAL), the program times out for ever: a livelock. QUIET: the other
- * thread sets `ready` without signalling; the timeouts see it, and the program ends. A
- * loop that counted its timeouts would make progress each time, and could time out
- * without end before the signal: its exploration is cut by --unroll.
+ * already set) waits again for a signal only (timing out again would repeat the same
+ * state): with nobody to signal (NOSIGNAL), the program never ends, reported as a
+ * deadlock. QUIET: the other thread sets `ready` without signalling; a real wait would
+ * time out again and see it, so an execution where no thread can run but that wait is
+ * cut, never a deadlock. A loop that counted its timeouts would make progress each
+ * time, and could time out without end before the signal: its exploration is cut by
+ * --unroll.
  *
  * cdpor-test
- * run: ; verdict=safe executions=14
- * run: --algorithm none ; verdict=safe executions=133
- * run: --no-spurious-wakeups ; verdict=safe executions=5
- * run: -DBUG ; verdict=error kind=assertion location=timedwait.c:57
- * run: -DBUG --algorithm none ; verdict=error kind=assertion location=timedwait.c:57
- * run: -DNOSIGNAL ; verdict=error kind=livelock location=timedwait.c:53 contains="no thread will change ready = 0"
- * run: -DNOSIGNAL --algorithm none ; verdict=error kind=livelock
- * run: -DQUIET ; verdict=safe
- * run: -DQUIET --algorithm none ; verdict=safe
- * run: -DQUIET --no-spurious-wakeups --algorithm source ; verdict=safe
+ * run: ; verdict=safe executions=8
+ * run: --algorithm none ; verdict=safe executions=94
+ * run: --no-spurious-wakeups ; verdict=safe executions=3
+ * run: -DBUG ; verdict=error kind=assertion location=timedwait.c:58
+ * run: -DBUG --algorithm none ; verdict=error kind=assertion location=timedwait.c:58
+ * run: -DNOSIGNAL ; verdict=error kind=deadlock location=timedwait.c:54
+ * run: -DNOSIGNAL --algorithm none ; verdict=error kind=deadlock
+ * run: -DQUIET ; verdict=incomplete executions=5 contains="a timed wait could time out again"
+ * run: -DQUIET --algorithm none ; verdict=incomplete
+ * run: -DQUIET --no-spurious-wakeups --algorithm source ; verdict=incomplete
  */
 #include <assert.h>
 #include <errno.h>

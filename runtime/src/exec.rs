@@ -23,7 +23,7 @@ use cdpor_sched::event::{
 use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
-use cdpor_sched::ops::{self, thread, Mode, Range, World};
+use cdpor_sched::ops::{self, thread, World};
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Header, Layout, MemError, MemFault, Outcome, ThreadEnd, ThreadName, ThreadStatus,
@@ -297,6 +297,9 @@ struct Thread {
     /// The step after that timeout: what the thread read from there on decides whether
     /// its next timed wait can end otherwise.
     timed_out_at: usize,
+    /// The step of its `CondWait` while it waits in a timed wait whose timeout was
+    /// ruled out.
+    wait_without_timeout: Option<usize>,
     /// Threads it created, or learned of by joining their creator, and does not know
     /// to have finished (it knows only what it joined).
     unfinished: u32,
@@ -358,6 +361,7 @@ const UNUSED: Thread = Thread {
     spurious_mark: None,
     timeout_mark: None,
     timed_out_at: 0,
+    wait_without_timeout: None,
     unfinished: 0,
     fresh: 0,
     free: NO_TID,
@@ -779,6 +783,8 @@ impl Exec {
                 // A bound that stopped a thread may be why the others cannot go on.
                 let (outcome, t) = if let Some(cut) = self.cut_by_bound() {
                     cut
+                } else if let Some(t) = self.could_time_out() {
+                    (Outcome::TimedWaitCut, t)
                 } else if let Some(t) = live
                     .iter()
                     .find(|&t| awaits::spins(&self.threads[t as usize].pending))
@@ -1238,6 +1244,11 @@ impl Exec {
     /// wait at once (the first such write is its waker, so that the wait can never move
     /// before it), and if that write changed them the loop runs again.
     fn stalled(&self, t: Tid, from: usize) -> Stall {
+        self.stalled_until(t, from, usize::MAX)
+    }
+
+    /// `stalled`, counting the thread's own events only up to step `own_end`.
+    fn stalled_until(&self, t: Tid, from: usize, own_end: usize) -> Stall {
         let now = self.sched.step();
         let mut stall = Stall {
             watch: Watch::default(),
@@ -1248,6 +1259,9 @@ impl Exec {
         for i in from..now {
             let e = self.event_at(i);
             if e.tid == t {
+                if i >= own_end {
+                    continue;
+                }
                 stall.in_memory &= awaits::decided_by_bytes(&e);
                 for r in ops::footprint(&e).ranges() {
                     stall.watch.add(r);
@@ -1303,25 +1317,20 @@ impl Exec {
         wait.value > 0 && awaits::ends_memory(&self.event_at(wait.value as usize - 1))
     }
 
-    /// The current thread waits on the condition at `cond` (its `CondWait` just ran)
-    /// after a timeout since which it only looked: timing out again would repeat that,
-    /// unless another thread changes what it looked at. It waits (an `Await`) until
-    /// another thread writes those bytes or the condition's (a signal, which may pick
-    /// it), then may time out. Where nothing ever does, the timeouts would go on for
-    /// ever: a livelock.
-    fn timeout_after_a_change(&mut self, cond: u64, site: u32) {
-        let t = self.cur;
-        let stall = self.stalled(t, self.threads[t as usize].timed_out_at);
-        let mut watch = stall.watch;
-        if let Some(r) = Range::new(cond, ops::cond::SIZE, Mode::Read) {
-            watch.add(&r);
-        }
-        let mut e = awaits::event(&watch, site);
-        match stall.woken_at {
-            Some(step) => e.value = step as u64 + 1,
-            None => self.awaiting += 1,
-        }
-        self.submit(e);
+    /// A thread blocked in a timed wait whose timeout was ruled out (`cond_wait`), and
+    /// that another thread since wrote what it read after its last timeout: timing out
+    /// again, it would see that change, so no thread being able to run does not make
+    /// the program stuck.
+    fn could_time_out(&self) -> Option<Tid> {
+        self.ready.iter().find(|&t| {
+            let th = &self.threads[t as usize];
+            th.pending.kind() == Kind::CondWake
+                && th.wait_without_timeout.is_some_and(|wait| {
+                    self.stalled_until(t, th.timed_out_at, wait)
+                        .woken_at
+                        .is_some()
+                })
+        })
     }
 
     /// The current thread ran a loop `--unroll` times: it stops there for good.
@@ -1867,17 +1876,19 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     // one may time out; but not in the way the thread's last wait ended if it ended
     // without a signal and the thread since did nothing but look (no change, and no
     // loop of its moved a value on): waking so again would only repeat that (it could
-    // as well have woken later the first time). A timeout, which will come, is only
-    // put off (`timeout_after_a_change`).
+    // as well have woken later the first time). A timeout ruled out so, which would
+    // come, is looked at again if no thread can run (`could_time_out`).
     let t = e.cur as usize;
     let no_spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS != 0;
     let th = &e.threads[t];
     let spurious = !no_spurious && th.spurious_mark != Some(th.changes);
     let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
-    let put_off = timed && th.timeout_mark == Some(th.changes);
-    if timed && !put_off {
+    let ruled_out = timed && th.timeout_mark == Some(th.changes);
+    if timed && !ruled_out {
         flags |= ops::cond::FLAG_TIMED;
     }
+    let wait_step = e.sched.step();
+    e.threads[t].wait_without_timeout = ruled_out.then_some(wait_step);
     let ev = Event {
         site,
         arg: mutex as u64,
@@ -1887,14 +1898,7 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     e.submit(ev);
     let e = ex();
     let waited = e.event_at(e.sched.step() - 1);
-    let mut timed = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 0;
-    let mut ev = ev;
-    if put_off && waited.choice == 0 {
-        e.timeout_after_a_change(cond as u64, site);
-        ev.flags |= ops::cond::FLAG_TIMED;
-        timed = true;
-    }
-    let e = ex();
+    let timed = waited.flags & ops::cond::FLAG_TIMED != 0 && waited.choice == 0;
     let mut flags = if waited.choice == 1 { FLAG_SPURIOUS } else { 0 };
     if timed {
         flags |= ops::cond::FLAG_TIMED;
@@ -1907,6 +1911,7 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     let e = ex();
     let woke = e.event_at(e.sched.step() - 1);
     let th = &mut e.threads[t];
+    th.wait_without_timeout = None;
     if !woke.failed() {
         th.spurious_mark = None;
         th.timeout_mark = None;

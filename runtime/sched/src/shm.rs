@@ -73,6 +73,9 @@ pub enum Outcome {
     /// A misuse of a synchronization object by the last event (`outcome_code`: the
     /// `ops::Misuse`).
     Misuse = 17,
+    /// No thread could run, but a thread blocked in a timed wait whose timeout was
+    /// ruled out could time out and see another thread's change: the execution is cut.
+    TimedWaitCut = 18,
 }
 
 impl Outcome {
@@ -96,6 +99,7 @@ impl Outcome {
             15 => LoopBound,
             16 => Memory,
             17 => Misuse,
+            18 => TimedWaitCut,
             _ => Running,
         }
     }
