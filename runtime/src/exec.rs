@@ -300,6 +300,8 @@ struct Thread {
     /// The step of its `CondWait` while it waits in a timed wait whose timeout was
     /// ruled out.
     wait_without_timeout: Option<usize>,
+    /// Its `World::thread_word` about itself.
+    own_word: u32,
     /// Threads it created, or learned of by joining their creator, and does not know
     /// to have finished (it knows only what it joined).
     unfinished: u32,
@@ -362,6 +364,7 @@ const UNUSED: Thread = Thread {
     timeout_mark: None,
     timed_out_at: 0,
     wait_without_timeout: None,
+    own_word: 0,
     unfinished: 0,
     fresh: 0,
     free: NO_TID,
@@ -547,10 +550,19 @@ impl World for Exec {
         unsafe { (m as *mut u32).write_volatile(v) }
     }
     fn thread_word(&self, t: Tid, m: u64) -> u32 {
+        if m == stack_bottom(t) {
+            return self.threads[t as usize % MAX_THREADS].own_word;
+        }
         let found = self.thread_words.iter().find(|w| (w.0, w.1) == (t, m));
         found.map_or(0, |w| w.2)
     }
     fn set_thread_word(&mut self, t: Tid, m: u64, v: u32) {
+        // A thread's word about itself (`ops::thread`) lives with it: every join sets
+        // one, and an allocation in each execution would cost more than the join.
+        if m == stack_bottom(t) {
+            self.threads[t as usize % MAX_THREADS].own_word = v;
+            return;
+        }
         match self.thread_words.iter_mut().find(|w| (w.0, w.1) == (t, m)) {
             Some(w) => w.2 = v,
             None => self.thread_words.push((t, m, v)),

@@ -65,7 +65,9 @@ pub(super) fn execute<W: World>(w: &mut W, e: &Event) {
     match e.kind() {
         Kind::Join if e.aux != NO_THREAD => w.set_thread_word(e.aux, object(e.aux), JOINED),
         // A thread's number may serve again: its new life has not been joined.
-        Kind::ThreadExit => w.set_thread_word(e.tid, object(e.tid), 0),
+        Kind::ThreadExit if w.thread_word(e.tid, object(e.tid)) != 0 => {
+            w.set_thread_word(e.tid, object(e.tid), 0)
+        }
         _ => {}
     }
 }
