@@ -192,8 +192,7 @@ impl Summary {
     pub fn steps_bounded(&self) -> u64 {
         steps_bounded(
             &self.stats,
-            self.loop_bounded + self.timeouts_cut,
-            self.thread_bounded,
+            &[self.loop_bounded, self.thread_bounded, self.timeouts_cut],
         )
     }
 
@@ -203,10 +202,10 @@ impl Summary {
     }
 }
 
-/// Of the bounded executions, those no other bound accounts for: cut by `--max-steps`.
-/// (`loop_bounded` counts every cut of a waiting thread.)
-fn steps_bounded(stats: &Stats, loop_bounded: u64, thread_bounded: u64) -> u64 {
-    stats.bounded - loop_bounded - thread_bounded
+/// Of the bounded executions, those no other cut (`others`) accounts for: cut by
+/// `--max-steps`.
+fn steps_bounded(stats: &Stats, others: &[u64]) -> u64 {
+    stats.bounded - others.iter().sum::<u64>()
 }
 
 /// A failure that stops exploration without a verdict on the program.
@@ -517,7 +516,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 ("timed waits", timeouts_cut),
                 (
                     "--max-steps",
-                    steps_bounded(&stats, loop_bounded + timeouts_cut, thread_bounded),
+                    steps_bounded(&stats, &[loop_bounded, thread_bounded, timeouts_cut]),
                 ),
             ],
         };

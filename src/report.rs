@@ -614,11 +614,11 @@ impl Namer<'_> {
             Some(Misuse::DestroyHeld) => {
                 format!("misuse: thread {who}{place} destroys {object} while it is held")
             }
-            Some(Misuse::DestroyWaitedOn) => format!(
-                "misuse: thread {who}{place} destroys the {} {object} while threads wait {}",
-                object_kind(e),
-                if object_kind(e) == "barrier" { "at it" } else { "on it" }
-            ),
+            Some(Misuse::DestroyWaitedOn) => {
+                let kind = object_kind(e);
+                let on = if kind == "barrier" { "at" } else { "on" };
+                format!("misuse: thread {who}{place} destroys the {kind} {object} while threads wait {on} it")
+            }
             Some(Misuse::WaitWithoutMutex) => format!(
                 "misuse: thread {who}{place} waits on {object} with the mutex {}, which it does not hold",
                 mutex()
