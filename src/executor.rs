@@ -190,6 +190,9 @@ impl Executor {
             if !opts.run.spurious_wakeups {
                 hdr.flags |= shm::FLAG_NO_SPURIOUS;
             }
+            if opts.run.races {
+                hdr.flags |= shm::FLAG_RACES;
+            }
             hdr.max_threads = opts.run.max_threads;
             hdr.unroll = opts.run.unroll;
             (hdr.nondet_lo, hdr.nondet_hi) = opts.run.nondet;

@@ -85,6 +85,7 @@ impl Namer<'_> {
             Kind::Write => named(if atomic { "atomic write" } else { "write" }),
             Kind::CmpXchg if e.failed() => named("cmpxchg (fails)"),
             Kind::CmpXchg => named("cmpxchg"),
+            Kind::Rmw if e.failed() => named("atomic rmw (changes nothing)"),
             Kind::Rmw => named("atomic rmw"),
             Kind::Copy => (
                 format!("memcpy {}B", e.len),

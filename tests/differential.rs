@@ -1,7 +1,7 @@
 //! The C-level differential test: seeded random pthread C programs (reads, writes, byte
-//! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, lock and
-//! trylock, condition waits, signals and broadcasts, nested create and join, a crash and
-//! errno on some paths), whose final state is folded into assertions (one per bucket of
+//! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, exchange,
+//! lock and trylock, condition waits, signals and broadcasts, nested create and join, a
+//! crash and errno on some paths), whose final state is folded into assertions (one per bucket of
 //! a hash of the shared variables, so each reachable final state fails its own). For
 //! each, `optimal`, `source` and `classic` must reach exactly the errors (kind, location
 //! and message) of `none`, and `optimal` must run no sleep-set-blocked execution.
@@ -40,6 +40,8 @@ enum Stmt {
     StrCat,
     Cas(usize, i32, i32),
     FetchAdd(usize),
+    /// An exchange, which changes nothing when `x` holds its value already.
+    Xchg(usize, i32),
     Locked(usize, Vec<Stmt>),
     TryLocked(usize, Vec<Stmt>),
     Wait,
@@ -77,7 +79,8 @@ fn simple() -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::StrCmp),
         1 => Just(Stmt::StrCat),
         1 => (var.clone(), 0..2i32, 5..7i32).prop_map(|(v, e, n)| Stmt::Cas(v, e, n)),
-        1 => var.prop_map(Stmt::FetchAdd),
+        1 => var.clone().prop_map(Stmt::FetchAdd),
+        1 => (var, 0..2i32).prop_map(|(v, n)| Stmt::Xchg(v, n)),
         1 => (0..3i32).prop_map(Stmt::CrashIf),
         1 => (1..9i32).prop_map(Stmt::Errno),
     ]
@@ -157,6 +160,11 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
         Stmt::FetchAdd(v) => {
             writeln!(out, "{indent}r = __atomic_fetch_add(&{}, 1, __ATOMIC_SEQ_CST);", x(v))
         }
+        Stmt::Xchg(v, n) => writeln!(
+            out,
+            "{indent}r = __atomic_exchange_n(&{}, {n}, __ATOMIC_SEQ_CST);",
+            x(v)
+        ),
         Stmt::Locked(m, body) => {
             writeln!(out, "{indent}pthread_mutex_lock(&m{m});").unwrap();
             for s in body {

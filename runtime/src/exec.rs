@@ -1088,6 +1088,9 @@ impl Exec {
                     };
                     if silent {
                         ev.flags |= FLAG_SILENT;
+                        if self.hdr().flags & shm::FLAG_RACES == 0 {
+                            ev.flags |= FLAG_FAILED;
+                        }
                     }
                     ev.aux = 0;
                 }

@@ -22,6 +22,9 @@ pub const FLAG_SHOW_OUTPUT: u32 = 1;
 pub const FLAG_SVCOMP: u32 = 2;
 /// Condition waits end only when signalled (`--no-spurious-wakeups`).
 pub const FLAG_NO_SPURIOUS: u32 = 4;
+/// Data races are errors (`--races`): an atomic read-modify-write that changed nothing
+/// still counts as a write (C11's data races do not look at values).
+pub const FLAG_RACES: u32 = 8;
 
 /// Environment variables through which `cdpor` hands the fork server its channels.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";

@@ -45,8 +45,11 @@ pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
         Kind::Read => Footprint::one(at(Mode::Read)),
         Kind::Write | Kind::Free => Footprint::one(at(Mode::Write)),
+        // Under sequential consistency, an exchange that wrote what memory held (a
+        // test-and-set that found the lock taken) is a read: no thread can tell it from
+        // one, so spinners' failed attempts commute.
+        Kind::Rmw | Kind::CmpXchg if e.failed() => Footprint::one(at(Mode::Read)),
         Kind::Rmw => Footprint::one(at(Mode::ReadWrite)),
-        Kind::CmpXchg if e.failed() => Footprint::one(at(Mode::Read)),
         Kind::CmpXchg => Footprint::one(at(Mode::ReadWrite)),
         Kind::Copy => Footprint::two(
             at(Mode::Write),
@@ -167,7 +170,7 @@ impl Summary {
 
 #[cfg(test)]
 mod tests {
-    use crate::event::{Event, Kind, FLAG_FAILED, FLAG_NO_COMMUTE};
+    use crate::event::{Event, Kind, FLAG_FAILED, FLAG_NO_COMMUTE, FLAG_SILENT};
     use crate::ops::dependent;
 
     #[test]
@@ -214,6 +217,25 @@ mod tests {
         let read = Event::mem(2, Kind::Read, 64, 8);
         assert!(dependent(&cas, &read));
         assert!(!dependent(&failed, &read));
+        assert!(dependent(&crate::ops::attempt(&failed), &read));
+    }
+
+    #[test]
+    fn an_exchange_that_changed_nothing_only_reads_unless_races_are_checked() {
+        let xchg = Event::mem(1, Kind::Rmw, 64, 4);
+        let silent = Event {
+            flags: FLAG_SILENT,
+            ..xchg
+        };
+        let failed = Event {
+            flags: FLAG_SILENT | FLAG_FAILED,
+            ..xchg
+        };
+        let other = Event { tid: 2, ..failed };
+        let read = Event::mem(2, Kind::Read, 64, 4);
+        assert!(dependent(&xchg, &read) && dependent(&silent, &read));
+        assert!(!dependent(&failed, &read) && !dependent(&failed, &other));
+        assert!(dependent(&failed, &Event::mem(2, Kind::Write, 64, 1)));
         assert!(dependent(&crate::ops::attempt(&failed), &read));
     }
 
