@@ -5,7 +5,7 @@
  * (livelock). Both must be found: the spinner has to be woken by the first write.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29 executions=7 blocked=0
+ * run: --keep-going --algorithm optimal ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29 executions=6 blocked=0
  * run: --keep-going --algorithm source ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29
  * run: --keep-going --algorithm classic ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29
  * run: --keep-going --algorithm none ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29

@@ -7,11 +7,11 @@
  * spinner to wake on the first of the two writes, not only on the last.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=5 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=intermediate.c:41 errors=assertion@intermediate.c:41 executions=9 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=intermediate.c:41 errors=assertion@intermediate.c:41 executions=8 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=intermediate.c:41 errors=assertion@intermediate.c:41
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=intermediate.c:41 errors=assertion@intermediate.c:41
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=intermediate.c:41 errors=assertion@intermediate.c:41

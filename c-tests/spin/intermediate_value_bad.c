@@ -3,7 +3,7 @@
  * spinner is woken by the first write, not just the last.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=intermediate_value_bad.c:30 errors=assertion@intermediate_value_bad.c:30 executions=7 blocked=0
+ * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=intermediate_value_bad.c:30 errors=assertion@intermediate_value_bad.c:30 executions=6 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion location=intermediate_value_bad.c:30 errors=assertion@intermediate_value_bad.c:30
  * run: --keep-going --algorithm classic ; verdict=error kind=assertion location=intermediate_value_bad.c:30 errors=assertion@intermediate_value_bad.c:30
  * run: --keep-going --algorithm none ; verdict=error kind=assertion location=intermediate_value_bad.c:30 errors=assertion@intermediate_value_bad.c:30

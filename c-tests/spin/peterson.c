@@ -14,7 +14,7 @@
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DROUNDS=2 --algorithm optimal ; verdict=safe executions=1056 blocked=0
+ * run: -DROUNDS=2 --algorithm optimal ; verdict=safe executions=672 blocked=0
  * run: -DROUNDS=2 --algorithm source ; verdict=safe
  * run: -DROUNDS=2 --algorithm classic ; verdict=safe
  * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60 executions=24 blocked=0

@@ -7,7 +7,7 @@
  * after the writer updated it and b before, a torn pair, and the assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=250 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=235 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

@@ -6,7 +6,7 @@
  * its wait without the signal.)
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=9 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=8 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

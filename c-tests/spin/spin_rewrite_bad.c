@@ -6,7 +6,7 @@
  * the assertion fails.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34 executions=47 blocked=0
+ * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34 executions=36 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34
  * run: --keep-going --algorithm classic ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34
  * run: --keep-going --algorithm none ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34

@@ -7,7 +7,7 @@
  * needs 76581 executions here, too many for the suite.)
  *
  * cdpor-test
- * run: --time-limit 20 --algorithm optimal ; verdict=safe executions=14 blocked=0
+ * run: --time-limit 20 --algorithm optimal ; verdict=safe executions=11 blocked=0
  * run: --time-limit 20 --algorithm source ; verdict=safe
  * run: --time-limit 20 --algorithm classic ; verdict=safe
  */

@@ -5,16 +5,16 @@
  * not wake the other spinner (else they wake each other without end while the holder
  * waits its turn). The runs carry a time limit so that such a regression cannot hang.
  * A failed test-and-set is a read, as a failed cmpxchg is (-DCAS): two spinners' failed
- * attempts commute, and both locks take the same 72 executions (144 when they did not).
+ * attempts commute, and both locks take the same 48 executions.
  *
  * cdpor-test
- * run: --time-limit 20 --algorithm optimal ; verdict=safe executions=72 blocked=0
+ * run: --time-limit 20 --algorithm optimal ; verdict=safe executions=48 blocked=0
  * run: --time-limit 20 --algorithm source ; verdict=safe
  * run: --time-limit 20 --algorithm classic ; verdict=safe
- * run: -DSYNC --time-limit 20 --algorithm optimal ; verdict=safe executions=72 blocked=0
+ * run: -DSYNC --time-limit 20 --algorithm optimal ; verdict=safe executions=48 blocked=0
  * run: -DSYNC --time-limit 20 --algorithm source ; verdict=safe
  * run: -DSYNC --time-limit 20 --algorithm classic ; verdict=safe
- * run: -DCAS --time-limit 20 --algorithm optimal ; verdict=safe executions=72 blocked=0
+ * run: -DCAS --time-limit 20 --algorithm optimal ; verdict=safe executions=48 blocked=0
  */
 #include <assert.h>
 #include <pthread.h>

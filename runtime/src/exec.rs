@@ -204,49 +204,12 @@ impl Thread {
     }
 }
 
-/// The bytes an await watches, as they were when it began waiting (up to a size that
-/// keeps the copy cheap; beyond it, every wake runs the loop again).
-#[derive(PartialEq)]
-struct Snapshot {
-    bytes: [u8; Snapshot::MAX],
-    len: usize,
-}
-
-impl Snapshot {
-    const MAX: usize = 64;
-
-    fn take(watch: &Watch) -> Option<Snapshot> {
-        let mut s = Snapshot {
-            bytes: [0; Snapshot::MAX],
-            len: 0,
-        };
-        for &(lo, hi) in watch.parts() {
-            let n = (hi - lo) as usize;
-            if n > Snapshot::MAX - s.len {
-                return None;
-            }
-            // The loop's own last iteration accessed these bytes, and the runtime never
-            // unmaps memory a program used during an execution.
-            unsafe {
-                std::ptr::copy_nonoverlapping(lo as *const u8, s.bytes[s.len..].as_mut_ptr(), n)
-            };
-            s.len += n;
-        }
-        Some(s)
-    }
-}
-
 /// What a loop that made no progress waits on (`Exec::stalled`).
 struct Stall {
     watch: Watch,
-    /// The step of the first write by another thread to bytes the iteration had
-    /// accessed, if any.
+    /// The step of the first write by another thread that changed bytes the iteration
+    /// had accessed, if any.
     woken_at: Option<u32>,
-    /// Did one of those writes change the bytes?
-    changed: bool,
-    /// Is all the iteration depended on held in the watched bytes? (A condition
-    /// variable's waiters are not.)
-    in_memory: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -1046,6 +1009,16 @@ impl Exec {
         self.record(ev);
     }
 
+    /// The read-modify-write `ev` stored what memory held: it changed nothing, so (under
+    /// sequential consistency) no thread can tell it from a read, and it only reads, as a
+    /// failed cmpxchg does; but a data race is one whatever the values (`--races`).
+    fn changed_nothing(&mut self, ev: &mut Event) {
+        ev.flags |= FLAG_SILENT;
+        if self.hdr().flags & shm::FLAG_RACES == 0 {
+            ev.flags |= FLAG_FAILED;
+        }
+    }
+
     /// What an operation does to memory and to the synchronization state; returns its
     /// result for the program.
     fn perform(&mut self, ev: &mut Event, step: u32) -> u64 {
@@ -1087,10 +1060,7 @@ impl Exec {
                         _ => false,
                     };
                     if silent {
-                        ev.flags |= FLAG_SILENT;
-                        if self.hdr().flags & shm::FLAG_RACES == 0 {
-                            ev.flags |= FLAG_FAILED;
-                        }
+                        self.changed_nothing(ev);
                     }
                     ev.aux = 0;
                 }
@@ -1105,6 +1075,8 @@ impl Exec {
                     && ev.len <= 8
                     && probe::load(ev.addr, ev.len) == Some(ev.value & mask(ev.len))
                 {
+                    // Still a write for dependence, as for Nidhugg and GenMC: two threads'
+                    // `x = x + 1` that both stored 1 are two traces.
                     ev.flags |= FLAG_SILENT;
                 }
                 if ev.flags & FLAG_STORE != 0 {
@@ -1145,8 +1117,8 @@ impl Exec {
         }
         if self.strict {
             // Whether the bytes are still a block's (or a live thread's stack) is decided
-            // now, as the access executes.
-            for r in ops::footprint(ev).ranges() {
+            // now, as the access executes; a write that changed nothing is still one.
+            for r in ops::footprint(&ops::attempt(ev)).ranges() {
                 let fault = heap::check(r.lo, r.hi - r.lo)
                     .err()
                     .or_else(|| self.dead_thread_memory(r.lo, r.hi - r.lo));
@@ -1268,8 +1240,6 @@ impl Exec {
         let mut stall = Stall {
             watch: Watch::default(),
             woken_at: None,
-            changed: false,
-            in_memory: true,
         };
         for i in from..now {
             let e = self.event_at(i);
@@ -1277,59 +1247,31 @@ impl Exec {
                 if i >= own_end {
                     continue;
                 }
-                stall.in_memory &= awaits::decided_by_bytes(&e);
                 for r in ops::footprint(&e).ranges() {
                     stall.watch.add(r);
                 }
             } else if !stall.watch.is_empty()
+                && awaits::changes_state(&e)
                 && ops::footprint(&e)
                     .conflicts(&ops::footprint(&awaits::event(&stall.watch, 0)), true)
             {
                 stall.woken_at.get_or_insert(i as u32);
-                stall.changed |= awaits::changes_state(&e);
             }
         }
         stall
     }
 
-    /// The current thread's loop cannot make progress: it waits until a write to what
-    /// it depends on wakes it (forever, if nothing can). Woken by writes that left those
-    /// bytes as the iteration saw them (a failed test-and-set stores the 1 it found;
-    /// another write put the old value back), the loop would only repeat the same
-    /// iteration: it waits again instead, or two spinners whose iterations store would
-    /// wake each other forever.
+    /// The current thread's loop cannot make progress: it waits until another thread
+    /// changes what it depends on (forever, if nothing can), then runs the loop again.
+    /// Only a change wakes it: a write of what the bytes held already (another
+    /// spinner's failed test-and-set) would leave the loop to repeat the same iteration.
     fn wait_for_change(&mut self, stall: &Stall, site: u32) {
         let mut e = awaits::event(&stall.watch, site);
-        if let Some(step) = stall.woken_at {
-            e.value = step as u64 + 1;
-            if stall.changed {
-                e.flags |= awaits::FLAG_RERUN;
-            }
-        } else {
-            self.awaiting += 1;
+        match stall.woken_at {
+            Some(step) => e.value = step as u64 + 1,
+            None => self.awaiting += 1,
         }
-        let seen = if stall.changed || !stall.in_memory {
-            None
-        } else {
-            Snapshot::take(&stall.watch)
-        };
         self.submit(e);
-        while let Some(s) = &seen {
-            let e = ex();
-            if Snapshot::take(&stall.watch).as_ref() != Some(s) || e.woken_by_an_end() {
-                return;
-            }
-            e.awaiting += 1;
-            e.submit(awaits::event(&stall.watch, site));
-        }
-    }
-
-    /// Was the await just executed woken by the end of the memory it watches (a `free`,
-    /// a thread's exit)? Its bytes may hold what they held, but the loop must run again
-    /// to meet its memory error.
-    fn woken_by_an_end(&self) -> bool {
-        let wait = self.event_at(self.sched.step() - 1);
-        wait.value > 0 && awaits::ends_memory(&self.event_at(wait.value as usize - 1))
     }
 
     /// A thread blocked in a timed wait whose timeout was ruled out (`cond_wait`), and

@@ -316,7 +316,7 @@ pub const FLAG_ATOMIC: u8 = 1;
 /// Flag: `value` holds the value read or written.
 pub const FLAG_VALUE: u8 = 2;
 /// Outcome flag: the operation did not take effect (a cmpxchg that found another value,
-/// an atomic read-modify-write that wrote what memory held, unless data races are checked,
+/// a read-modify-write that wrote what memory held, unless data races are checked,
 /// a trylock that found the mutex busy, a signal or broadcast that found no waiter).
 pub const FLAG_FAILED: u8 = 4;
 /// Flag on a sleep-set entry: it conflicts with every access to its bytes, reads included

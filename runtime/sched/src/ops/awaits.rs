@@ -2,15 +2,17 @@
 //! bytes that already held what it wrote, or failed a cmpxchg or a trylock) and whose
 //! loop-carried values came back the same would repeat that iteration exactly as long as
 //! the bytes it touched keep their values. Its thread then waits (an `Await` event)
-//! until another thread writes one of those bytes, and runs the loop again; a program in
-//! which no thread can ever do that livelocks.
+//! until another thread changes one of those bytes, and runs the loop again; a program
+//! in which no thread can ever do that livelocks.
 //!
 //! The bytes are kept as at most two ranges, the smallest that cover them (a covering
 //! range only wakes the thread more often, which is safe). They include what the
 //! iteration wrote without effect: once another thread changes those bytes, the next
-//! iteration's write does have one. The `Await` reads them all, so it conflicts exactly
-//! with the writes that could wake it, and a blocked await races with those writes the
-//! way a blocked lock races with the unlock.
+//! iteration's write does have one. A waiting `Await` reads them all, so it conflicts
+//! exactly with the writes that could wake it, and a blocked await races with those
+//! writes the way a blocked lock races with the unlock. Once woken it only lets the loop
+//! run again, whatever memory holds by then: it touches nothing, and its waker orders it
+//! (so where it runs among the writes that follow makes no other trace).
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE};
@@ -18,11 +20,6 @@ use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE}
 /// Flag on an `Await`: an atomic function waits for its assumption
 /// (`__VERIFIER_assume`) to hold; it is a blocking wait like a lock's, not a spin.
 pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
-
-/// Outcome flag on an `Await`: another thread changed bytes its loop's iteration had
-/// read before the thread could wait, so the loop runs again whatever memory holds then;
-/// it reads nothing. (Its waker, that write, still orders it.)
-pub const FLAG_RERUN: u8 = crate::event::FLAG_SILENT;
 
 /// The flags of a loop head's hook (`__cdpor_loop`, from the instrumentation): reached
 /// through a back edge; the loop's effects are all events and its values (it may wait);
@@ -132,7 +129,7 @@ pub fn event(watch: &Watch, site: u32) -> Event {
 }
 
 pub(super) fn footprint(e: &Event) -> Footprint {
-    if e.flags & FLAG_RERUN != 0 {
+    if woken(e) {
         return Footprint::NONE;
     }
     if e.flags & FLAG_WHOLE != 0 {
@@ -186,37 +183,11 @@ pub fn changes_state(e: &Event) -> bool {
     }
 }
 
-/// Does `e` end the life of the memory it writes (whatever that memory then holds)?
-pub fn ends_memory(e: &Event) -> bool {
-    matches!(e.kind(), Kind::Free | Kind::ThreadExit)
-}
-
-/// Is what `e` did decided by the bytes of its footprint alone, so that with those
-/// bytes unchanged it would do the same again? Not for a signal, whose outcome depends
-/// on which threads wait (they are no bytes), nor for thread operations.
-pub fn decided_by_bytes(e: &Event) -> bool {
-    matches!(
-        e.kind(),
-        Kind::Read
-            | Kind::Write
-            | Kind::Rmw
-            | Kind::CmpXchg
-            | Kind::Copy
-            | Kind::Lib
-            | Kind::Atomic
-            | Kind::Fence
-            | Kind::TryLock
-            | Kind::SemTryWait
-            | Kind::SemGetValue
-            | Kind::OnceBegin
-    )
-}
-
 /// Wakes the threads whose pending `Await` watches bytes that `e` (executed at `step`)
-/// wrote; returns how many it woke.
+/// changed; returns how many it woke.
 pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) -> u32 {
     let fp = super::footprint(e);
-    if !fp.ranges().any(|r| r.mode.writes()) {
+    if !changes_state(e) || !fp.ranges().any(|r| r.mode.writes()) {
         return 0;
     }
     let mut woke = 0;
@@ -286,10 +257,23 @@ mod tests {
         wake(&mut w, &other, 6);
         assert!(!woken(&w.pending[&1]));
         let write = Event::mem(2, Kind::Write, 66, 1);
+        let silent = Event {
+            flags: FLAG_SILENT,
+            ..write
+        };
+        wake(&mut w, &silent, 6);
+        assert!(
+            !woken(&w.pending[&1]),
+            "a write that changed nothing wakes nobody"
+        );
         assert!(dependent(&a, &write) && !dependent(&a, &read));
         wake(&mut w, &write, 7);
         let woken_await = w.pending[&1];
         assert!(enabled(&w, &woken_await) && enables(&woken_await, &write, 7));
+        assert!(
+            !dependent(&woken_await, &write),
+            "woken, it only lets the loop run again"
+        );
     }
 
     #[test]
@@ -306,6 +290,5 @@ mod tests {
         };
         assert!(!changes_state(&busy));
         assert!(changes_state(&Event::new(1, Kind::Nondet)));
-        assert!(decided_by_bytes(&busy) && !decided_by_bytes(&Event::on(1, Kind::CondSignal, 8)));
     }
 }
