@@ -9,9 +9,13 @@
 //! without ending it (`FLAG_FAILED`), return 0, and only read the count. Arrivals race
 //! with each other (each reads and writes the count), so every order of the threads'
 //! arrivals is explored, and with it which thread is the serial one. A pass reads only
-//! the round's number, which only the last arrival writes: it is ordered after every
-//! arrival of its round (the last one, which it waits for, after all the others), and
-//! commutes with the arrivals of the next round.
+//! the end of its round, which only the round's last arrival writes: it is ordered after
+//! every arrival of its round (the last one, which it waits for, after all the others),
+//! and commutes with the arrivals of later rounds. An arrival whose outcome is not known
+//! yet (`ops::attempt`, in a wakeup sequence) could be the last of its round, so it ends
+//! that round only, not the one before, which its own thread passed already: each round's
+//! end is its own byte among those the model does not use (`END`), rounds that many apart
+//! sharing one, which only adds dependence.
 //!
 //! A barrier has no static initializer and `pthread_barrier_init` refuses a count of 0,
 //! so a barrier that waits for no thread was never initialized; `pthread_barrier_destroy`
@@ -37,6 +41,11 @@ fn needed(b: u64) -> u64 {
 fn round(b: u64) -> u64 {
     b + 8
 }
+/// The bytes past the three words: the end of round `r` is byte `END + r % (SIZE - END)`.
+const END: u64 = 12;
+fn end(b: u64, r: u64) -> Option<Range> {
+    Range::new(b + END + r % (SIZE - END), 1, Mode::Write)
+}
 
 pub(super) fn footprint(e: &Event) -> Footprint {
     let b = e.addr;
@@ -44,8 +53,11 @@ pub(super) fn footprint(e: &Event) -> Footprint {
         // The count and the number of threads it waits for.
         Kind::BarrierWait if e.failed() => Footprint::one(Range::new(b, 8, Mode::ReadWrite)),
         // ... and the round it ends.
-        Kind::BarrierWait => Footprint::one(Range::new(b, 12, Mode::ReadWrite)),
-        Kind::BarrierPass => Footprint::one(Range::new(round(b), 4, Mode::Read)),
+        Kind::BarrierWait => Footprint::two(Range::new(b, END, Mode::ReadWrite), end(b, e.value)),
+        Kind::BarrierPass => Footprint::one(end(b, e.value).map(|r| Range {
+            mode: Mode::Read,
+            ..r
+        })),
         _ => Footprint::one(Range::new(b, SIZE, Mode::Write)),
     }
 }
@@ -186,5 +198,14 @@ mod tests {
         let pass = Event::on(1, Kind::BarrierPass, 64);
         assert!(dependent(&pass, &arrival(2, false)), "the round's end");
         assert!(!dependent(&pass, &arrival(2, true)));
+        let next = Event {
+            value: 1,
+            ..arrival(2, false)
+        };
+        assert!(
+            !dependent(&pass, &next),
+            "the next round's end, even as an attempt that may end it"
+        );
+        assert!(dependent(&next, &arrival(3, true)));
     }
 }
