@@ -391,6 +391,9 @@ pub struct Exec {
     /// The domain of the nondeterministic value being chosen, and whether its uses go
     /// unreported (a sampled value then counts as used at once).
     nondet: Option<(nondet::Domain<'static>, bool)>,
+    /// The first nondeterministic values of the execution, which a probe may repeat.
+    chosen: [u64; CHOSEN],
+    n_chosen: usize,
     /// Values sampled from a wide interval and not used yet: their site, thread, and how
     /// many values they were explored over.
     sampled: [(u32, Tid, u32); SAMPLED],
@@ -401,6 +404,8 @@ pub struct Exec {
 
 /// Sampled values awaiting a use; past this many, a sampled value counts as used.
 const SAMPLED: usize = 16;
+/// Nondeterministic values kept for probes to repeat.
+const CHOSEN: usize = 16;
 
 static EXEC: Global<Option<Exec>> = Global::new(None);
 
@@ -482,6 +487,8 @@ pub unsafe fn start(
         created: 0,
         awaiting: 0,
         nondet: None,
+        chosen: [0; CHOSEN],
+        n_chosen: 0,
         sampled: [(0, 0, 0); SAMPLED],
         n_sampled: 0,
         thread_words: Vec::new(),
@@ -1033,7 +1040,17 @@ impl Exec {
         match ev.kind() {
             Kind::Nondet => {
                 if let Some((d, untracked)) = self.nondet.take() {
+                    if let Some(k) = self.sched.repeat(self.n_chosen) {
+                        let want = self.chosen[k];
+                        if let Some(c) = (0..ev.choices.max(1)).find(|&c| d.pick(c).0 == want) {
+                            ev.choice = c;
+                        }
+                    }
                     let (value, sampled) = d.pick(ev.choice);
+                    if self.n_chosen < CHOSEN {
+                        self.chosen[self.n_chosen] = value;
+                        self.n_chosen += 1;
+                    }
                     ev.value = value;
                     if sampled {
                         ev.flags |= FLAG_RESTRICTED;

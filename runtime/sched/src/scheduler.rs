@@ -70,7 +70,7 @@ impl Probe {
     }
 
     /// The probes to run, `n` of them: every other one a random walk, the others every
-    /// pattern, over leads from none to all, with a new seed each time round.
+    /// pattern, over leads from none to all; each probe with its own seed.
     pub fn series(n: u32) -> impl Iterator<Item = Probe> {
         const LEADS: [u16; 16] = [u16::MAX, 0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 24, 32, 48];
         (0..n).map(|i| {
@@ -79,11 +79,10 @@ impl Probe {
                 lead: LEADS[(k / 4) as usize % LEADS.len()],
                 alternate: k & 1 != 0,
                 descending: k & 2 != 0,
-                seed: if i & 1 != 0 {
-                    i
-                } else {
-                    k / (4 * LEADS.len() as u32)
-                },
+                // Each probe draws its own alternatives: with one seed for a round of
+                // patterns, a first nondeterministic value drawn before any thread
+                // runs would be the same in all of them.
+                seed: i,
                 random: i & 1 != 0,
             }
         })
@@ -201,6 +200,24 @@ impl<'a> Scheduler<'a> {
     /// next event ends the program)?
     pub fn is_probe(&self) -> bool {
         self.probe.is_some()
+    }
+
+    /// For a probe's choice of a nondeterministic value, whether to repeat one of the
+    /// `earlier` values this execution chose, and which: bugs often need values to be
+    /// equal (every thread drawing the bound main drew), which independent draws from
+    /// wide domains rarely are. A third of the probes always repeat, a third never do,
+    /// and the others toss a coin at each value.
+    pub fn repeat(&self, earlier: usize) -> Option<usize> {
+        let (None, Some(p)) = (self.schedule.get(self.step), self.probe) else {
+            return None;
+        };
+        // Which third: drawn for the probe as a whole.
+        let repeats = match p.draw(0, 3, 3) {
+            0 => true,
+            1 => false,
+            _ => p.draw(self.step, 1, 2) == 0,
+        };
+        (earlier > 0 && repeats).then(|| p.draw(self.step, 2, earlier as u32) as usize)
     }
 
     /// Number of events executed so far.
