@@ -493,8 +493,8 @@ impl Namer<'_> {
         let watched = cdpor_sched::ops::footprint(b);
         let mut seen: Vec<(u64, String)> = Vec::new();
         for e in x.events.iter().rev().filter(|e| e.tid == b.tid) {
-            // An await that resumed only to find the bytes as it had read them (another
-            // write put the value back) waits again on the reads before it.
+            // An earlier await ends the last iteration: what came before it is an older
+            // iteration's.
             if (e.kind() == Kind::Await && !seen.is_empty()) || seen.len() >= 4 {
                 break;
             }

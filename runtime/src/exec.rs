@@ -1244,9 +1244,9 @@ impl Exec {
     /// depends on that alone (on what its own events read), never on what other threads
     /// did meanwhile, or re-executing a schedule in which they did it later would not
     /// reproduce the thread's next event. It waits on the bytes the iteration depended
-    /// on. Another thread's write to bytes the iteration had already accessed wakes the
-    /// wait at once (the first such write is its waker, so that the wait can never move
-    /// before it), and if that write changed them the loop runs again.
+    /// on. Another thread's change to bytes the iteration had already accessed wakes the
+    /// wait at once (the first such change is its waker, so that the wait can never move
+    /// before it).
     fn stalled(&self, t: Tid, from: usize) -> Stall {
         self.stalled_until(t, from, usize::MAX)
     }

@@ -186,8 +186,11 @@ pub fn changes_state(e: &Event) -> bool {
 /// Wakes the threads whose pending `Await` watches bytes that `e` (executed at `step`)
 /// changed; returns how many it woke.
 pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) -> u32 {
+    if !changes_state(e) {
+        return 0;
+    }
     let fp = super::footprint(e);
-    if !changes_state(e) || !fp.ranges().any(|r| r.mode.writes()) {
+    if !fp.ranges().any(|r| r.mode.writes()) {
         return 0;
     }
     let mut woke = 0;

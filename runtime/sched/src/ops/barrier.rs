@@ -43,8 +43,8 @@ fn round(b: u64) -> u64 {
 }
 /// The bytes past the three words: the end of round `r` is byte `END + r % (SIZE - END)`.
 const END: u64 = 12;
-fn end(b: u64, r: u64) -> Option<Range> {
-    Range::new(b + END + r % (SIZE - END), 1, Mode::Write)
+fn end(b: u64, r: u64, mode: Mode) -> Option<Range> {
+    Range::new(b + END + r % (SIZE - END), 1, mode)
 }
 
 pub(super) fn footprint(e: &Event) -> Footprint {
@@ -53,11 +53,11 @@ pub(super) fn footprint(e: &Event) -> Footprint {
         // The count and the number of threads it waits for.
         Kind::BarrierWait if e.failed() => Footprint::one(Range::new(b, 8, Mode::ReadWrite)),
         // ... and the round it ends.
-        Kind::BarrierWait => Footprint::two(Range::new(b, END, Mode::ReadWrite), end(b, e.value)),
-        Kind::BarrierPass => Footprint::one(end(b, e.value).map(|r| Range {
-            mode: Mode::Read,
-            ..r
-        })),
+        Kind::BarrierWait => Footprint::two(
+            Range::new(b, END, Mode::ReadWrite),
+            end(b, e.value, Mode::Write),
+        ),
+        Kind::BarrierPass => Footprint::one(end(b, e.value, Mode::Read)),
         _ => Footprint::one(Range::new(b, SIZE, Mode::Write)),
     }
 }
