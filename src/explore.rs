@@ -598,6 +598,12 @@ fn run_probes(
         let mut execution =
             (executor.probe(probe, opts.max_steps, bounds)).map_err(Fatal::Server)?;
         runs += 1;
+        if std::env::var_os("CDPOR_TRACE").is_some() {
+            eprintln!(
+                "probe {probe:?}: {:?} -> {:?}",
+                execution.events, execution.end
+            );
+        }
         match &execution.end {
             End::TimedOut { .. } => break,
             End::Unsupported { what, site } => {

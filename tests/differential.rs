@@ -57,6 +57,9 @@ enum Stmt {
     },
     CrashIf(i32),
     Errno(i32),
+    /// A nondeterministic value compared with a constant: a `char` (`false`) or an `int`
+    /// (`true`), each with its own domain.
+    Nondet(bool),
     Spawn(Vec<Stmt>),
 }
 
@@ -83,6 +86,7 @@ fn simple() -> impl Strategy<Value = Stmt> {
         1 => (var, 0..2i32).prop_map(|(v, n)| Stmt::Xchg(v, n)),
         1 => (0..3i32).prop_map(Stmt::CrashIf),
         1 => (1..9i32).prop_map(Stmt::Errno),
+        1 => any::<bool>().prop_map(Stmt::Nondet),
     ]
 }
 
@@ -104,6 +108,8 @@ fn stmt() -> impl Strategy<Value = Stmt> {
 fn events(s: &Stmt) -> usize {
     match s {
         Stmt::Errno(_) | Stmt::CrashIf(_) => 0,
+        // Its values multiply the executions as much as a few events would.
+        Stmt::Nondet(_) => 3,
         Stmt::StrCat => 2,
         Stmt::Locked(_, b) | Stmt::TryLocked(_, b) | Stmt::SpinLocked(_, b) => {
             2 + b.iter().map(events).sum::<usize>()
@@ -220,6 +226,14 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             let n = n + 10 * t as i32;
             writeln!(out, "{indent}errno = {n};\n{indent}r = r + (errno == {n});\n{indent}assert(errno == {n});")
         }
+        Stmt::Nondet(false) => writeln!(
+            out,
+            "{indent}if (__VERIFIER_nondet_uchar() == 3)\n{indent}    r = r + 1;"
+        ),
+        Stmt::Nondet(true) => writeln!(
+            out,
+            "{indent}if (__VERIFIER_nondet_int() == 1000)\n{indent}    r = r + 2;"
+        ),
         Stmt::Spawn(_) => {
             let k = *children;
             *children += 1;
@@ -265,7 +279,8 @@ fn render(p: &Prog) -> String {
         "#include <assert.h>\n#include <errno.h>\n#include <pthread.h>\n#include <string.h>\n\n\
          int x0, x1, x2, flag;\nchar buf[8] = \"ab\";\n\
          pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;\n\
-         pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\n\n",
+         pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\n\
+         unsigned char __VERIFIER_nondet_uchar(void);\nint __VERIFIER_nondet_int(void);\n\n",
     );
     for (i, w) in p.workers.iter().enumerate() {
         let t = i + 1;

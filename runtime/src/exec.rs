@@ -279,6 +279,10 @@ struct Thread {
     joined: bool,
     /// Locks it holds (`ops::holds`).
     held: i32,
+    /// The domain of its pending nondeterministic value, and whether the value's uses go
+    /// unreported (a sampled value then counts as used at once). Per thread: several
+    /// threads' values can be pending at once, each with its own site's domain.
+    nondet: Option<(nondet::Domain<'static>, bool)>,
 }
 
 /// No thread (an empty `free` list).
@@ -334,6 +338,7 @@ const UNUSED: Thread = Thread {
     next_free: NO_TID,
     joined: false,
     held: 0,
+    nondet: None,
 };
 
 /// The `pthread_t` of the `rank`-th child (from 0) of the thread whose `pthread_t` is
@@ -388,9 +393,6 @@ pub struct Exec {
     created: u32,
     /// Threads whose pending `Await` no write has woken yet.
     awaiting: u32,
-    /// The domain of the nondeterministic value being chosen, and whether its uses go
-    /// unreported (a sampled value then counts as used at once).
-    nondet: Option<(nondet::Domain<'static>, bool)>,
     /// The first nondeterministic values of the execution, which a probe may repeat.
     chosen: [u64; CHOSEN],
     n_chosen: usize,
@@ -486,7 +488,6 @@ pub unsafe fn start(
         boot_sp: ptr::null_mut(),
         created: 0,
         awaiting: 0,
-        nondet: None,
         chosen: [0; CHOSEN],
         n_chosen: 0,
         sampled: [(0, 0, 0); SAMPLED],
@@ -1039,7 +1040,7 @@ impl Exec {
         let result = ops::execute(self, ev, step) as u64;
         match ev.kind() {
             Kind::Nondet => {
-                if let Some((d, untracked)) = self.nondet.take() {
+                if let Some((d, untracked)) = self.threads[ev.tid() as usize].nondet.take() {
                     if let Some(k) = self.sched.repeat(self.n_chosen) {
                         let want = self.chosen[k];
                         if let Some(c) = (0..ev.choices.max(1)).find(|&c| d.pick(c).0 == want) {
@@ -2051,7 +2052,7 @@ pub unsafe extern "C" fn cdpor_nondet(
     };
     let untracked = flags & nondet::UNTRACKED != 0 || bits == 0;
     let ev = nondet::event(d.size(), site);
-    e.nondet = Some((d, untracked));
+    e.threads[e.cur as usize].nondet = Some((d, untracked));
     e.submit(ev);
     let e = ex();
     e.threads[e.cur as usize].result
