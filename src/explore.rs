@@ -31,13 +31,16 @@ pub struct Options {
     pub run: RunOptions,
 }
 
-/// Probe executions (`scheduler::Probe`): how many, and the bounds they run under
-/// (`--unroll`, `--max-threads`).
+/// Probe executions (`scheduler::Probe`): how many, from which one of the series, the
+/// bounds they run under (`--unroll`, `--max-threads`), and the time they may take
+/// (default: a tenth of the time limit).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Probes {
     pub count: u32,
+    pub from: u32,
     pub unroll: u32,
     pub max_threads: u32,
+    pub time: Option<Duration>,
 }
 
 /// `--unroll`'s default: enough for the loops of small test programs, few enough that a
@@ -309,6 +312,10 @@ pub struct Round {
 /// time on long executions. A round that found an error, or that no bound cut, is the
 /// answer; the next round starts when a bound (or the round's share of the time) cut
 /// this one. The last round has the time left.
+/// Probes that `explore_in_rounds` runs before its first round (the others before the
+/// next rounds).
+pub const FIRST_ROUND_PROBES: u32 = 256;
+
 pub fn explore_in_rounds(
     program: &Program,
     opts: &Options,
@@ -322,13 +329,23 @@ pub fn explore_in_rounds(
         let last = rounds.peek().is_none();
         round.run.unroll = r.unroll;
         round.run.max_threads = r.max_threads;
+        // A program that a round with small bounds explores whole needs few probes; the
+        // rest run before the next round, for a program that does not.
+        let left = opts.probes.count.saturating_sub(probes as u32);
+        round.probes.count = if last {
+            left
+        } else {
+            left.min(FIRST_ROUND_PROBES)
+        };
+        round.probes.from = probes as u32;
         if let Some(total) = opts.time_limit {
             let left = total.saturating_sub(start.elapsed());
             round.time_limit = Some(if last { left } else { left.mul_f64(r.share) });
+            // Probes run in the first round, but their share is of the whole time: a
+            // round with small bounds cannot find what they look for.
+            round.probes.time = round.probes.time.or(Some(total / 10));
         }
         let mut s = explore(program, &round)?;
-        // Probes run once, in the first round.
-        round.probes.count = 0;
         probes += s.probes;
         s.probes = probes;
         let timed_out = matches!(s.cut, Some(Cut::TimeLimit(_)));
@@ -578,7 +595,7 @@ fn data_races(trace: &Trace, execution: &Execution, run: &RunOptions) -> Vec<End
         .collect()
 }
 
-/// Runs `opts.probes`, within a tenth of the time limit, until one shows an error,
+/// Runs `opts.probes`, within their time (`Probes::time`), until one shows an error,
 /// which it adds to `errors`; returns how many ran.
 /// A probe whose execution hangs ends the probing: exploration will meet that hang
 /// where it can say what it is.
@@ -590,8 +607,10 @@ fn run_probes(
 ) -> Result<u64, Fatal> {
     let mut runs = 0;
     let bounds = (opts.probes.unroll, opts.probes.max_threads);
-    for probe in cdpor_sched::scheduler::Probe::series(opts.probes.count) {
-        let late = opts.time_limit.is_some_and(|l| start.elapsed() >= l / 10);
+    let Probes { from, count, .. } = opts.probes;
+    for probe in cdpor_sched::scheduler::Probe::series(from..from.saturating_add(count)) {
+        let budget = opts.probes.time.or(opts.time_limit.map(|l| l / 10));
+        let late = budget.is_some_and(|b| start.elapsed() >= b);
         if late || crate::interrupt::requested().is_some() {
             break;
         }

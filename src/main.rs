@@ -178,14 +178,14 @@ struct RunArgs {
     time_limit: Option<f64>,
     /// Before exploring, run N probe executions (fixed patterns: main first for a while,
     /// then the other threads in turn or one after another; and random walks; the end of
-    /// the program last), which find some deep bugs at once; they prove nothing. Default: 0, except 256 with --svcomp
+    /// the program last), which find some deep bugs at once; they prove nothing. Default: 0, except 4096 with --svcomp
     /// (with --unroll 100 and --max-threads 64 unless given).
     #[arg(long, value_name = "N")]
     probes: Option<u32>,
 }
 
 /// `--probes` under `--svcomp` unless given.
-const SVCOMP_PROBES: u32 = 256;
+const SVCOMP_PROBES: u32 = 4096;
 
 /// The bound on threads of probes under `--svcomp` unless `--max-threads` is given: a
 /// probe that creates many threads is one cheap execution.
@@ -413,6 +413,8 @@ fn run(args: RunArgs) -> ExitCode {
             } else {
                 u32::MAX
             }),
+            from: 0,
+            time: None,
         },
     };
     let b = &args.build;
