@@ -77,7 +77,7 @@ struct BuildArgs {
     svcomp: bool,
     /// Threads one execution may create besides main; executions that would create more
     /// are cut (verdict incomplete). Default: 16 with --svcomp (after a first round of
-    /// 4, unless --unroll is given), else no bound but that of 511 threads created and
+    /// 4, unless --unroll or --keep-going is given), else no bound but that of 511 threads created and
     /// not joined at once.
     #[arg(long, value_name = "N")]
     max_threads: Option<u32>,
@@ -89,7 +89,8 @@ struct BuildArgs {
     /// alive stops its thread there, and the execution counts as cut (verdict
     /// incomplete). Loops that only wait are not bounded: they block until
     /// another thread changes what they read. Default: 100 (under --svcomp, unless
-    /// --max-threads is given, after a first round of 3 with --max-threads 4).
+    /// --max-threads or --keep-going is given, after a first round of 3 with
+    /// --max-threads 4).
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// Condition waits end only when signalled (POSIX lets them end without a signal,
@@ -418,7 +419,10 @@ fn run(args: RunArgs) -> ExitCode {
         },
     };
     let b = &args.build;
-    let explored = if b.svcomp && b.unroll.is_none() && b.max_threads.is_none() {
+    // Rounds find a first error sooner; --keep-going wants every error and whole counts,
+    // which only the final bounds give.
+    let rounds = b.svcomp && b.unroll.is_none() && b.max_threads.is_none() && !args.keep_going;
+    let explored = if rounds {
         explore::explore_in_rounds(&program, &opts, &SVCOMP_ROUNDS)
     } else {
         explore::explore(&program, &opts)

@@ -1109,6 +1109,10 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
                 );
             }
         }
+        // Counts of a cut run are partial: say so, whatever was found.
+        if let Some(c) = cut_text(namer, s) {
+            out += &format!("exploration incomplete: {c}\n");
+        }
         out += &format!("\nverdict: {verdict}\n");
     } else {
         out += &format!("cdpor: no errors found in {counts}\n");

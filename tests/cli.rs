@@ -325,3 +325,24 @@ fn replay_with_races_shows_the_reported_race() {
     let message = v["error"]["message"].as_str().unwrap();
     assert!(stderr.contains(message), "{message} not in {stderr}");
 }
+
+#[test]
+fn a_cut_run_that_found_an_error_says_its_counts_are_partial() {
+    // 255 of its 256 executions, the failing one among them: an error, and partial
+    // counts.
+    let out = cdpor(&[
+        "run",
+        "c-tests/svcomp/nondet_char.c",
+        "--svcomp",
+        "--keep-going",
+        "--max-executions",
+        "255",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("verdict: error"), "{stdout}");
+    assert!(
+        stdout.contains("exploration incomplete: stopped at --max-executions 255"),
+        "{stdout}"
+    );
+}
