@@ -299,6 +299,10 @@ impl Progress {
     }
 }
 
+/// Probes that `explore_in_rounds` runs before its first round (the others before the
+/// next rounds).
+pub const FIRST_ROUND_PROBES: u32 = 256;
+
 /// The bounds of one round of `explore_in_rounds`, and its share of the time left.
 #[derive(Clone, Copy, Debug)]
 pub struct Round {
@@ -312,10 +316,6 @@ pub struct Round {
 /// time on long executions. A round that found an error, or that no bound cut, is the
 /// answer; the next round starts when a bound (or the round's share of the time) cut
 /// this one. The last round has the time left.
-/// Probes that `explore_in_rounds` runs before its first round (the others before the
-/// next rounds).
-pub const FIRST_ROUND_PROBES: u32 = 256;
-
 pub fn explore_in_rounds(
     program: &Program,
     opts: &Options,
@@ -341,8 +341,8 @@ pub fn explore_in_rounds(
         if let Some(total) = opts.time_limit {
             let left = total.saturating_sub(start.elapsed());
             round.time_limit = Some(if last { left } else { left.mul_f64(r.share) });
-            // Probes run in the first round, but their share is of the whole time: a
-            // round with small bounds cannot find what they look for.
+            // The probes before each round may take a tenth of the whole time, not of
+            // the round's: a round's small bounds are no reason to probe less.
             round.probes.time = round.probes.time.or(Some(total / 10));
         }
         let mut s = explore(program, &round)?;
@@ -608,6 +608,7 @@ fn run_probes(
     let mut runs = 0;
     let bounds = (opts.probes.unroll, opts.probes.max_threads);
     let Probes { from, count, .. } = opts.probes;
+    let tracing = std::env::var_os("CDPOR_TRACE").is_some();
     for probe in cdpor_sched::scheduler::Probe::series(from..from.saturating_add(count)) {
         let budget = opts.probes.time.or(opts.time_limit.map(|l| l / 10));
         let late = budget.is_some_and(|b| start.elapsed() >= b);
@@ -617,7 +618,7 @@ fn run_probes(
         let mut execution =
             (executor.probe(probe, opts.max_steps, bounds)).map_err(Fatal::Server)?;
         runs += 1;
-        if std::env::var_os("CDPOR_TRACE").is_some() {
+        if tracing {
             eprintln!(
                 "probe {probe:?}: {:?} -> {:?}",
                 execution.events, execution.end
