@@ -609,8 +609,8 @@ fn run_probes(
     let bounds = (opts.probes.unroll, opts.probes.max_threads);
     let Probes { from, count, .. } = opts.probes;
     let tracing = std::env::var_os("CDPOR_TRACE").is_some();
+    let budget = opts.probes.time.or(opts.time_limit.map(|l| l / 10));
     for probe in cdpor_sched::scheduler::Probe::series(from..from.saturating_add(count)) {
-        let budget = opts.probes.time.or(opts.time_limit.map(|l| l / 10));
         let late = budget.is_some_and(|b| start.elapsed() >= b);
         if late || crate::interrupt::requested().is_some() {
             break;

@@ -77,8 +77,8 @@ struct BuildArgs {
     svcomp: bool,
     /// Threads one execution may create besides main; executions that would create more
     /// are cut (verdict incomplete). Default: 16 with --svcomp (after a first round of
-    /// 4, unless --unroll or --keep-going is given), else no bound but that of 511 threads created and
-    /// not joined at once.
+    /// 4, unless --unroll or --keep-going is given), else no bound but that of 511
+    /// threads created and not joined at once.
     #[arg(long, value_name = "N")]
     max_threads: Option<u32>,
     /// The values a __VERIFIER_nondet_* of a type wider than 8 bits takes (bool and char
@@ -179,8 +179,9 @@ struct RunArgs {
     time_limit: Option<f64>,
     /// Before exploring, run N probe executions (fixed patterns: main first for a while,
     /// then the other threads in turn or one after another; and random walks; the end of
-    /// the program last), which find some deep bugs at once; they prove nothing. Default: 0, except 4096 with --svcomp
-    /// (with --unroll 100 and --max-threads 64 unless given).
+    /// the program last), which find some deep bugs at once; they prove nothing. Default:
+    /// 0, except 4096 with --svcomp (with --unroll 100 and --max-threads 64 unless
+    /// given; 256 before a first round, the rest before the next).
     #[arg(long, value_name = "N")]
     probes: Option<u32>,
 }

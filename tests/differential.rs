@@ -1,10 +1,11 @@
 //! The C-level differential test: seeded random pthread C programs (reads, writes, byte
 //! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, exchange,
-//! lock and trylock, condition waits, signals and broadcasts, nested create and join, a
-//! crash and errno on some paths), whose final state is folded into assertions (one per bucket of
-//! a hash of the shared variables, so each reachable final state fails its own). For
-//! each, `optimal`, `source` and `classic` must reach exactly the errors (kind, location
-//! and message) of `none`, and `optimal` must run no sleep-set-blocked execution.
+//! nondeterministic values, lock and trylock, condition waits, signals and broadcasts,
+//! nested create and join, a crash and errno on some paths), whose final state is folded
+//! into assertions (one per bucket of a hash of the shared variables, so each reachable
+//! final state fails its own). For each, `optimal`, `source` and `classic` must reach
+//! exactly the errors (kind, location and message) of `none`, and `optimal` must run no
+//! sleep-set-blocked execution.
 //!
 //! CI runs a few hundred with fixed seeds; `scripts/difftest` runs any number with any
 //! seed (`CDPOR_DIFF_SEED`, `CDPOR_DIFF_CASES`). A program that fails is written, with a

@@ -1131,38 +1131,9 @@ impl Exec {
                 }
                 return result;
             }
-            // A synchronization object is memory of the program's too: one in a freed
-            // block, or on the stack of a thread that has exited, is gone.
-            Kind::Lock
-            | Kind::TryLock
-            | Kind::Unlock
-            | Kind::MutexInit
-            | Kind::MutexDestroy
-            | Kind::CondWait
-            | Kind::CondWake
-            | Kind::CondSignal
-            | Kind::CondBroadcast
-            | Kind::CondInit
-            | Kind::CondDestroy
-            | Kind::SemInit
-            | Kind::SemWait
-            | Kind::SemTryWait
-            | Kind::SemPost
-            | Kind::SemGetValue
-            | Kind::SemDestroy
-            | Kind::OnceBegin
-            | Kind::OnceEnd
-            | Kind::RwInit
-            | Kind::RdLock
-            | Kind::TryRdLock
-            | Kind::WrLock
-            | Kind::TryWrLock
-            | Kind::RwUnlock
-            | Kind::RwDestroy
-            | Kind::BarrierInit
-            | Kind::BarrierWait
-            | Kind::BarrierPass
-            | Kind::BarrierDestroy => {}
+            // A synchronization object in a freed block, or on the stack of a thread that
+            // has exited, is gone like any other bytes.
+            _ if ops::in_program_memory(ev) => {}
             _ => return result,
         }
         if self.strict {

@@ -132,6 +132,19 @@ pub fn footprint(e: &Event) -> Footprint {
     }
 }
 
+/// Is `e`'s footprint memory of the program, which it may have freed (or which may be a
+/// finished thread's stack) by the time `e` runs? For accesses and for operations on
+/// synchronization objects, which are bytes of the program too; not for thread
+/// operations, whose footprints name the checker's own objects, nor for an await or an
+/// atomic section, whose accesses were checked as they ran.
+pub fn in_program_memory(e: &Event) -> bool {
+    use Kind::*;
+    !matches!(
+        e.kind(),
+        Nondet | Fence | Atomic | Create | Join | ThreadExit | Await
+    ) && !e.kind().ends_program()
+}
+
 /// The mutex an event acquires, if it does.
 pub fn acquires(e: &Event) -> Option<u64> {
     match e.kind() {

@@ -78,6 +78,18 @@ mod tests {
     use crate::ops::dependent;
 
     #[test]
+    fn thread_operations_name_no_memory_of_the_program_but_object_operations_do() {
+        use crate::ops::in_program_memory;
+        for k in [Kind::Create, Kind::Join, Kind::ThreadExit] {
+            assert!(!in_program_memory(&Event::new(1, k)), "{k:?}");
+        }
+        for k in [Kind::Lock, Kind::SemPost, Kind::BarrierPass, Kind::Write] {
+            assert!(in_program_memory(&Event::on(1, k, 64)), "{k:?}");
+        }
+        assert!(!in_program_memory(&Event::new(1, Kind::AssertFail)));
+    }
+
+    #[test]
     fn a_thread_is_joined_once_per_life() {
         use crate::ops::testing::TestWorld;
         use crate::ops::{execute, misuse, Misuse};
