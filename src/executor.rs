@@ -64,6 +64,11 @@ pub enum End {
     },
     /// Every thread left is blocked, and some wait in a loop that cannot make progress.
     Livelock,
+    /// Every thread left is blocked, and `tid` spins on what another thread changed
+    /// after it read it: a redundant execution, which another one covers (`ops::awaits`).
+    StaleSpin {
+        tid: Tid,
+    },
     /// A memory error of thread `tid` at `site`: its last event, an access or a free.
     Memory {
         tid: Tid,
@@ -454,6 +459,7 @@ impl Executor {
                 Outcome::TimedWaitCut => End::TimedWaitCut,
                 Outcome::LoopBound => End::LoopBound { tid, site },
                 Outcome::Livelock => End::Livelock,
+                Outcome::StaleSpin => End::StaleSpin { tid },
                 Outcome::AssumeFail => End::AssumeFail { tid, site },
                 Outcome::ReachError => End::ReachError { tid, site },
                 Outcome::Unsupported => End::Unsupported {

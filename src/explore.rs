@@ -165,6 +165,9 @@ pub struct Summary {
     pub stats: Stats,
     /// Executions that ended on a false assumption (also counted in `stats`).
     pub assume_blocked: u64,
+    /// Executions that ended with a thread spinning on what another thread changed
+    /// after it read it, which other executions cover (also counted in `stats`).
+    pub stale_spins: u64,
     /// Executions cut by `--max-threads` (also counted in `stats.bounded`).
     pub thread_bounded: u64,
     /// Executions cut by `--unroll` (also counted in `stats.bounded`).
@@ -199,9 +202,10 @@ impl Summary {
         )
     }
 
-    /// Complete executions that were feasible (not ended by an assumption).
+    /// Complete executions that were feasible (not ended by an assumption) and not
+    /// redundant (not ended by a stale spin).
     pub fn executions(&self) -> u64 {
-        self.stats.executions - self.assume_blocked
+        self.stats.executions - self.assume_blocked - self.stale_spins
     }
 }
 
@@ -391,7 +395,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     };
     failing += errors.len() as u64;
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
-    let mut timeouts_cut = 0;
+    let (mut timeouts_cut, mut stale_spins) = (0, 0);
     let mut unrolled = BTreeSet::new();
     // Loops that waited for another thread (awaits), over all executions.
     let mut awaits = 0u64;
@@ -479,6 +483,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 assume_blocked += 1;
                 TraceEnd::Maximal { killed: true }
             }
+            End::StaleSpin { .. } => {
+                stale_spins += 1;
+                TraceEnd::Maximal { killed: false }
+            }
             End::Deadlock | End::Livelock if opts.run.svcomp => {
                 stuck += 1;
                 TraceEnd::Maximal { killed: false }
@@ -543,6 +551,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     Ok(Summary {
         stats: engine.stats(),
         assume_blocked,
+        stale_spins,
         thread_bounded,
         loop_bounded,
         timeouts_cut,

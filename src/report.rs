@@ -2,7 +2,7 @@
 //! JSON object of DESIGN §4, and the exit status.
 
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
-use cdpor_sched::ops::{cond, memory, rwlock, thread, Misuse};
+use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
 use cdpor_sched::shm::{MemError, MemFault};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
@@ -113,10 +113,7 @@ impl Namer<'_> {
                 )
             }
             Kind::AssumeFail => ("assumption fails".to_string(), String::new()),
-            Kind::Await => (
-                "loop resumes (what it read changed)".to_string(),
-                String::new(),
-            ),
+            Kind::Await => ("spins for good".to_string(), String::new()),
             Kind::Fence => ("fence".to_string(), String::new()),
             Kind::Lock if e.failed() => named("lock fails (EDEADLK: already held)"),
             Kind::Lock if nested => named("lock again (recursive)"),
@@ -463,8 +460,8 @@ impl Namer<'_> {
                     self.object(b.arg, x)
                 )
             }
-            Kind::Await if b.flags & cdpor_sched::ops::awaits::FLAG_ASSUMPTION != 0 => {
-                let names: Vec<String> = (cdpor_sched::ops::footprint(b).ranges())
+            Kind::Await if b.flags & awaits::FLAG_ASSUMPTION != 0 => {
+                let names: Vec<String> = (awaits::watched(b).ranges())
                     .map(|r| self.object(r.lo, x))
                     .collect();
                 format!(
@@ -490,12 +487,10 @@ impl Namer<'_> {
     /// What the spinning thread of the pending await `b` last read of the bytes it
     /// waits on, as `name = value`.
     fn last_reads(&self, b: &Event, x: &Execution) -> Vec<String> {
-        let watched = cdpor_sched::ops::footprint(b);
+        let watched = awaits::watched(b);
         let mut seen: Vec<(u64, String)> = Vec::new();
         for e in x.events.iter().rev().filter(|e| e.tid == b.tid) {
-            // An earlier await ends the last iteration: what came before it is an older
-            // iteration's.
-            if (e.kind() == Kind::Await && !seen.is_empty()) || seen.len() >= 4 {
+            if seen.len() >= 4 {
                 break;
             }
             let inside = cdpor_sched::ops::footprint(e)
@@ -854,6 +849,10 @@ pub struct JsonReport {
     pub bounded: u64,
     /// Executions ended by a false assumption (infeasible; not in `executions`).
     pub assume_blocked: u64,
+    /// Executions that ended with a spin loop waiting for a change that came after it
+    /// read: redundant, since another execution runs the loop after that change (not in
+    /// `executions`).
+    pub stale_spins: u64,
     pub algorithm: &'static str,
     pub threads: usize,
     pub time_s: f64,
@@ -1025,6 +1024,7 @@ pub fn json(
         blocked: s.stats.blocked,
         bounded: s.stats.bounded,
         assume_blocked: s.assume_blocked,
+        stale_spins: s.stale_spins,
         algorithm,
         threads,
         time_s: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,
@@ -1064,6 +1064,12 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
     }
     if s.assume_blocked > 0 {
         extra += &format!(", {} ended by a false assumption", s.assume_blocked);
+    }
+    if s.stale_spins > 0 {
+        extra += &format!(
+            ", {} redundant (a spin loop read what changed later)",
+            s.stale_spins
+        );
     }
     if s.stuck > 0 {
         extra += &format!(", {} with threads stuck for good", s.stuck);
@@ -1135,6 +1141,9 @@ pub fn normal_end(end: &End) -> String {
         End::LoopBound { .. } => "cut by --unroll".into(),
         End::Livelock => "every thread left waits for good (some spin)".into(),
         End::AssumeFail { .. } => "an assumption was false (an infeasible execution)".into(),
+        End::StaleSpin { .. } => {
+            "a thread spins on what changed after it read it (a redundant execution)".into()
+        }
         End::Deadlock => "every thread left is blocked for good".into(),
         other => format!("{other:?}"),
     }

@@ -6,8 +6,8 @@
  * joining: the join orders it.
  *
  * cdpor-test
- * run: --races ; verdict=safe executions=2
- * run: --races --algorithm none ; verdict=safe executions=750
+ * run: --races ; verdict=safe executions=1
+ * run: --races --algorithm none ; verdict=safe executions=320
  * run: --races -DCONDVAR ; verdict=safe executions=4
  * run: --races -DPLAIN_FLAG ; verdict=error kind=data-race location=handoff.c:53 contains="data race: T1 writes ready at c-tests/races/handoff.c:40 and T2 reads ready"
  * run: --races -DNO_SYNC ; verdict=error kind=data-race location=handoff.c:56 contains="T1 writes data at c-tests/races/handoff.c:33 and T2 reads data"

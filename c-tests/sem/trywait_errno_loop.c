@@ -5,7 +5,7 @@
  * await before that: it ends after one failed try, with nobody to post.
  *
  * cdpor-test
- * run: ; verdict=safe executions=3
+ * run: ; verdict=safe executions=2
  * run: --algorithm none ; verdict=safe
  * run: -DBUG ; verdict=error kind=assertion location=trywait_errno_loop.c:41
  * run: -DFIRST_FAIL ; verdict=safe executions=1

@@ -2,13 +2,14 @@
  * asserts that x is still 1. Two things can go wrong: main reads x = 1 and the writer
  * resets it before main's second read (assertion), or both writes happen before main
  * looks again and main spins on x = 0 for good while the writer has finished
- * (livelock). Both must be found: the spinner has to be woken by the first write.
+ * (livelock). Both must be found: a spin on x = 0 is covered by the executions in which
+ * main reads x after the first write, and after the second.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29 executions=6 blocked=0
- * run: --keep-going --algorithm source ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29
- * run: --keep-going --algorithm classic ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29
- * run: --keep-going --algorithm none ; verdict=error errors=assertion@aba_bad.c:31,livelock@aba_bad.c:29
+ * run: --keep-going --algorithm optimal ; verdict=error errors=assertion@aba_bad.c:32,livelock@aba_bad.c:30 executions=3 blocked=0
+ * run: --keep-going --algorithm source ; verdict=error errors=assertion@aba_bad.c:32,livelock@aba_bad.c:30
+ * run: --keep-going --algorithm classic ; verdict=error errors=assertion@aba_bad.c:32,livelock@aba_bad.c:30
+ * run: --keep-going --algorithm none ; verdict=error errors=assertion@aba_bad.c:32,livelock@aba_bad.c:30
  */
 #include <assert.h>
 #include <pthread.h>

@@ -6,7 +6,7 @@
  * producer publishes an item before writing it, and the consumer can log a zero.
  *
  * cdpor-test
- * run: --unroll 4 ; verdict=safe executions=6
+ * run: --unroll 4 ; verdict=safe executions=2
  * run: --unroll 4 --algorithm source ; verdict=safe
  * run: --unroll 4 --algorithm classic ; verdict=safe
  * run: --unroll 4 --algorithm none ; verdict=safe

@@ -13,15 +13,15 @@
  * itself still holds.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=17 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=dekker.c:56 errors=assertion@dekker.c:56 executions=15 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=dekker.c:56 errors=assertion@dekker.c:56 executions=9 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=dekker.c:56 errors=assertion@dekker.c:56
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=dekker.c:56 errors=assertion@dekker.c:56
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=dekker.c:56 errors=assertion@dekker.c:56
- * run: -DNOTURN --keep-going --algorithm optimal ; verdict=error kind=livelock location=dekker.c:47 errors=livelock@dekker.c:47 executions=6 blocked=0
+ * run: -DNOTURN --keep-going --algorithm optimal ; verdict=error kind=livelock location=dekker.c:47 errors=livelock@dekker.c:47 executions=4 blocked=0
  * run: -DNOTURN --keep-going --algorithm source ; verdict=error kind=livelock location=dekker.c:47 errors=livelock@dekker.c:47
  * run: -DNOTURN --keep-going --algorithm classic ; verdict=error kind=livelock location=dekker.c:47 errors=livelock@dekker.c:47
  * run: -DNOTURN --keep-going --algorithm none ; verdict=error kind=livelock location=dekker.c:47 errors=livelock@dekker.c:47

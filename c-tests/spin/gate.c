@@ -1,16 +1,16 @@
 /* A start gate on main's stack: main passes its address to two workers, writes `data`
  * and opens the gate; each worker spins until the gate is open, checks data and counts
- * itself in. One write must wake both spinners: main sees 2 arrivals, safe.
+ * itself in. One write must let both spinners pass: main sees 2 arrivals, safe.
  *
  * -DBROKEN opens the gate too early, before main writes `data`: a worker that passes the
  * gate in between reads data = 0 and its assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=8 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29 executions=40 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29 executions=14 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=gate.c:29 errors=assertion@gate.c:29

@@ -9,7 +9,7 @@
  * execution.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=1 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

@@ -8,10 +8,10 @@
  * assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=34 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=16 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66 executions=40 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66 executions=36 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=lamport_fast.c:66 errors=assertion@lamport_fast.c:66

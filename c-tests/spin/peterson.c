@@ -10,14 +10,14 @@
  * false and both can be in the critical section at once: the assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=12 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=4 stale_spins=6 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: --algorithm none ; verdict=safe
- * run: -DROUNDS=2 --algorithm optimal ; verdict=safe executions=672 blocked=0
+ * run: --algorithm none ; verdict=safe executions=358
+ * run: -DROUNDS=2 --algorithm optimal ; verdict=safe executions=48 blocked=0
  * run: -DROUNDS=2 --algorithm source ; verdict=safe
  * run: -DROUNDS=2 --algorithm classic ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60 executions=24 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60 executions=22 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=peterson.c:60 errors=assertion@peterson.c:60

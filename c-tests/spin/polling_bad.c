@@ -3,7 +3,7 @@
  * is short and the assertion fails.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=polling_bad.c:38 errors=assertion@polling_bad.c:38 executions=20 blocked=0
+ * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=polling_bad.c:38 errors=assertion@polling_bad.c:38 executions=6 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion location=polling_bad.c:38 errors=assertion@polling_bad.c:38
  * run: --keep-going --algorithm classic ; verdict=error kind=assertion location=polling_bad.c:38 errors=assertion@polling_bad.c:38
  * run: --keep-going --algorithm none ; verdict=error kind=assertion location=polling_bad.c:38 errors=assertion@polling_bad.c:38

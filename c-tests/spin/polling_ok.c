@@ -3,7 +3,7 @@
  * item[i]. Every item is written before the count that covers it: safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=6 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

@@ -10,7 +10,7 @@
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DTRY --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: -DTRY --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: -DTRY --algorithm source ; verdict=safe
  * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=pthread_spinlock.c:55 errors=assertion@pthread_spinlock.c:55
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=pthread_spinlock.c:55 errors=assertion@pthread_spinlock.c:55

@@ -1,11 +1,12 @@
 /* The writer stores 0 into `flag` three times (values it already holds) and then 1;
- * main spins until it sees 1. The writes of 0 change nothing, so they do not wake main
- * (still, as writes, they do not commute with main's reads: 5 executions, main's first
- * read of flag before each write or after the last). It leaves only after the final 1,
- * and then reads data = 5: safe.
+ * main spins until it sees 1. The writes of 0 change nothing, so they do not make a spin
+ * of main stale; only the final 1 does (still, as writes, they do not commute with
+ * main's reads: main's first read of flag comes before each write or after the last,
+ * and all but the last are redundant). It leaves only after the final 1, and then
+ * reads data = 5: safe, in 1 complete execution.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=5 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=1 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

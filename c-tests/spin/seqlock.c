@@ -7,11 +7,11 @@
  * after the writer updated it and b before, a torn pair, and the assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=235 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=3 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DWRITES=1 --algorithm optimal ; verdict=safe executions=15 blocked=0
+ * run: -DWRITES=1 --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: -DWRITES=1 --algorithm source ; verdict=safe
  * run: -DWRITES=1 --algorithm classic ; verdict=safe
  * run: -DWRITES=1 --algorithm none ; verdict=safe

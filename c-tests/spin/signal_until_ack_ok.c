@@ -6,11 +6,11 @@
  * its wait without the signal.)
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=8 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: --no-spurious-wakeups --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: --no-spurious-wakeups --algorithm optimal ; verdict=safe executions=1 blocked=0
  * run: --no-spurious-wakeups --algorithm none ; verdict=safe
  */
 #include <pthread.h>

@@ -1,12 +1,12 @@
 /* The worker announces that it is waiting by storing waiting = 1 on every turn of its
  * spin loop until `go` is set. Main waits for the announcement, clears it and reads it
  * back expecting 0. From its second turn on, the worker's loop only rewrites the 1 that
- * is already there and waits; main's clearing write changes a byte that loop wrote, so
- * the worker must wake up and store 1 again, possibly between main's store and load:
- * the assertion fails.
+ * is already there and spins; main's clearing write changes a byte that loop wrote, so
+ * the worker's loop, run after it, stores 1 again, possibly between main's store and
+ * load: the assertion fails.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34 executions=36 blocked=0
+ * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34 executions=5 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34
  * run: --keep-going --algorithm classic ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34
  * run: --keep-going --algorithm none ; verdict=error kind=assertion location=spin_rewrite_bad.c:34 errors=assertion@spin_rewrite_bad.c:34

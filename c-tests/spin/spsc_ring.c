@@ -8,17 +8,17 @@
  * the item is in it (0, or an old item once the ring wraps), and the assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=70 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=9 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: -DCAP=1 -DITEMS=2 --algorithm optimal ; verdict=safe executions=8 blocked=0
+ * run: -DCAP=1 -DITEMS=2 --algorithm optimal ; verdict=safe executions=1 blocked=0
  * run: -DCAP=1 -DITEMS=2 --algorithm source ; verdict=safe
  * run: -DCAP=1 -DITEMS=2 --algorithm classic ; verdict=safe
  * run: -DCAP=1 -DITEMS=2 --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=234 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=35 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
- * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=28 blocked=0
+ * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm optimal ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65 executions=5 blocked=0
  * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm source ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
  * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm classic ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65
  * run: -DBROKEN -DCAP=1 -DITEMS=2 --keep-going --algorithm none ; verdict=error kind=assertion location=spsc_ring.c:65 errors=assertion@spsc_ring.c:65

@@ -13,14 +13,14 @@
  * good while main waits to join it (livelock).
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=350 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=29 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error errors=assertion@szymanski.c:57,livelock@szymanski.c:45 executions=601 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error errors=assertion@szymanski.c:57,livelock@szymanski.c:45 executions=164 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error errors=assertion@szymanski.c:57,livelock@szymanski.c:45
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error errors=assertion@szymanski.c:57,livelock@szymanski.c:45
- * run: -DREREAD --keep-going --algorithm optimal ; verdict=error kind=livelock location=szymanski.c:45 errors=livelock@szymanski.c:45 executions=379 blocked=0
+ * run: -DREREAD --keep-going --algorithm optimal ; verdict=error kind=livelock location=szymanski.c:45 errors=livelock@szymanski.c:45 executions=45 blocked=0
  * run: -DREREAD --keep-going --algorithm source ; verdict=error kind=livelock location=szymanski.c:45 errors=livelock@szymanski.c:45
  * run: -DREREAD --keep-going --algorithm classic ; verdict=error kind=livelock location=szymanski.c:45 errors=livelock@szymanski.c:45
  * run: -DREREAD --keep-going --algorithm none ; verdict=error kind=livelock location=szymanski.c:45 errors=livelock@szymanski.c:45

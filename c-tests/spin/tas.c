@@ -7,11 +7,11 @@
  * both enter, and one increment of the counter is lost: main's assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=tas.c:55 errors=assertion@tas.c:55 executions=22 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=tas.c:55 errors=assertion@tas.c:55 executions=20 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=tas.c:55 errors=assertion@tas.c:55
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=tas.c:55 errors=assertion@tas.c:55
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=tas.c:55 errors=assertion@tas.c:55

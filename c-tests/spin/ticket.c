@@ -9,11 +9,11 @@
  * worker is the spinner makes two distinct errors).
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error errors=assertion@ticket.c:49,livelock@ticket.c:37,livelock@ticket.c:37 executions=24 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error errors=assertion@ticket.c:49,livelock@ticket.c:37,livelock@ticket.c:37 executions=22 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error errors=assertion@ticket.c:49,livelock@ticket.c:37,livelock@ticket.c:37
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error errors=assertion@ticket.c:49,livelock@ticket.c:37,livelock@ticket.c:37
  * run: -DBROKEN --keep-going --algorithm none ; verdict=error errors=assertion@ticket.c:49,livelock@ticket.c:37,livelock@ticket.c:37

@@ -3,7 +3,7 @@
  * counter under the mutex: main sees 2, safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

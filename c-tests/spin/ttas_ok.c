@@ -3,7 +3,7 @@
  * threads (main and one other) each add 1 under the lock: main finally sees 2, safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=10 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=4 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

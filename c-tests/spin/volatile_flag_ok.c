@@ -3,7 +3,7 @@
  * Under sequential consistency the message is complete once done = 1: safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=2 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=1 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe

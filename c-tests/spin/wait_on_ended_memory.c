@@ -1,17 +1,17 @@
 /* Main waits for a worker to set a flag in a heap block, but the worker frees the block
- * instead (BUG). The free leaves the flag's bytes as they were: it must wake the wait
- * all the same, and the loop's next read is a use after free, never a livelock (before
- * the wait, or after it). STACK: the flag lives on the worker's stack, which ends with
+ * instead (BUG). The free leaves the flag's bytes as they were, but it changes them all
+ * the same: a spin that read the flag before it is stale, and the loop's read after it
+ * is a use after free, never a livelock. STACK: the flag lives on the worker's stack, which ends with
  * the worker; correctly the worker sets the flag and main frees the block after the loop.
  *
  * cdpor-test
- * run: ; verdict=safe executions=2
- * run: --algorithm none ; verdict=safe executions=32
+ * run: ; verdict=safe executions=1
+ * run: --algorithm none ; verdict=safe executions=16
  * run: -DBUG ; verdict=error kind=memory contains="use after free"
  * run: -DBUG --algorithm none ; verdict=error kind=memory
- * run: -DBUG --keep-going ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 executions=2 contains="use after free"
+ * run: -DBUG --keep-going ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 executions=1 contains="use after free"
  * run: -DBUG --keep-going --algorithm none ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 contains="use after free"
- * run: -DSTACK --keep-going ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 executions=4 contains="use of a finished thread's stack"
+ * run: -DSTACK --keep-going ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 executions=1 contains="use of a finished thread's stack"
  * run: -DSTACK --keep-going --algorithm source ; verdict=error kind=memory errors=memory@wait_on_ended_memory.c:47 contains="use of a finished thread's stack"
  */
 #include <pthread.h>

@@ -3,11 +3,11 @@
  * still an await, not an --unroll loop; main reads the data after the flag: safe.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=2 blocked=0 bounded=0
+ * run: --algorithm optimal ; verdict=safe executions=1 blocked=0 bounded=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DUSLEEP --algorithm optimal ; verdict=safe executions=2 blocked=0 bounded=0
+ * run: -DUSLEEP --algorithm optimal ; verdict=safe executions=1 blocked=0 bounded=0
  * run: -DUSLEEP --algorithm source ; verdict=safe
  * run: -DUSLEEP --algorithm classic ; verdict=safe
  * run: -DUSLEEP --algorithm none ; verdict=safe

@@ -204,7 +204,7 @@ impl Thread {
     }
 }
 
-/// What a loop that made no progress waits on (`Exec::stalled`).
+/// What a loop that made no progress depends on (`Exec::stalled`).
 struct Stall {
     watch: Watch,
     /// The step of the first write by another thread that changed bytes the iteration
@@ -231,6 +231,8 @@ struct Thread {
     last_site: u32,
     /// The thread's `errno` while another thread runs (all fibers share the OS thread's).
     errno: c_int,
+    /// Where the loop iteration after which it spins began (`awaits::stale`).
+    spin_from: usize,
     /// How it crashed, once it has: signal, faulting address, instruction, and the site
     /// of the last library call it made (where a fault inside the library comes from).
     crash: (c_int, u64, u64, u32),
@@ -289,6 +291,7 @@ struct Thread {
 const NO_TID: Tid = Tid::MAX;
 
 const UNUSED: Thread = Thread {
+    spin_from: 0,
     status: Status::Unused,
     pending: Event {
         addr: 0,
@@ -391,8 +394,6 @@ pub struct Exec {
     boot_sp: *mut c_void,
     /// Threads created in this execution, main excluded.
     created: u32,
-    /// Threads whose pending `Await` no write has woken yet.
-    awaiting: u32,
     /// The first nondeterministic values of the execution, which a probe may repeat.
     chosen: [u64; CHOSEN],
     n_chosen: usize,
@@ -487,7 +488,6 @@ pub unsafe fn start(
         envp,
         boot_sp: ptr::null_mut(),
         created: 0,
-        awaiting: 0,
         chosen: [0; CHOSEN],
         n_chosen: 0,
         sampled: [(0, 0, 0); SAMPLED],
@@ -768,6 +768,8 @@ impl Exec {
                     cut
                 } else if let Some(t) = self.could_time_out() {
                     (Outcome::TimedWaitCut, t)
+                } else if let Some(t) = live.iter().find(|&t| self.stale(t)) {
+                    (Outcome::StaleSpin, t)
                 } else if let Some(t) = live
                     .iter()
                     .find(|&t| awaits::spins(&self.threads[t as usize].pending))
@@ -1233,9 +1235,6 @@ impl Exec {
         let th = &mut self.threads[ev.tid as usize % MAX_THREADS];
         th.events += 1;
         th.changes += u32::from(awaits::changes_state(&ev));
-        if self.awaiting > 0 {
-            self.awaiting -= awaits::wake(self, &ev, i as u32);
-        }
     }
 
     /// The event recorded at step `i`.
@@ -1247,10 +1246,8 @@ impl Exec {
     /// to now, changed nothing and ended with the values it began with: whether it waits
     /// depends on that alone (on what its own events read), never on what other threads
     /// did meanwhile, or re-executing a schedule in which they did it later would not
-    /// reproduce the thread's next event. It waits on the bytes the iteration depended
-    /// on. Another thread's change to bytes the iteration had already accessed wakes the
-    /// wait at once (the first such change is its waker, so that the wait can never move
-    /// before it).
+    /// reproduce the thread's next event. The bytes the iteration depended on, and the
+    /// first change another thread made to bytes the iteration had already accessed.
     fn stalled(&self, t: Tid, from: usize) -> Stall {
         self.stalled_until(t, from, usize::MAX)
     }
@@ -1273,8 +1270,7 @@ impl Exec {
                 }
             } else if !stall.watch.is_empty()
                 && awaits::changes_state(&e)
-                && ops::footprint(&e)
-                    .conflicts(&ops::footprint(&awaits::event(&stall.watch, 0)), true)
+                && ops::footprint(&e).conflicts(&stall.watch.footprint(), true)
             {
                 stall.woken_at.get_or_insert(i as u32);
             }
@@ -1282,17 +1278,24 @@ impl Exec {
         stall
     }
 
-    /// The current thread's loop cannot make progress: it waits until another thread
-    /// changes what it depends on (forever, if nothing can), then runs the loop again.
-    /// Only a change wakes it: a write of what the bytes held already (another
-    /// spinner's failed test-and-set) would leave the loop to repeat the same iteration.
-    fn wait_for_change(&mut self, stall: &Stall, site: u32) {
-        let mut e = awaits::event(&stall.watch, site);
-        match stall.woken_at {
-            Some(step) => e.value = step as u64 + 1,
-            None => self.awaiting += 1,
-        }
-        self.submit(e);
+    /// Does thread `t` spin on bytes that another thread changed after it read them?
+    fn stale(&self, t: Tid) -> bool {
+        let th = &self.threads[t as usize];
+        awaits::spins(&th.pending)
+            && awaits::stale(
+                t,
+                (th.spin_from..self.sched.step()).map(|i| self.event_at(i)),
+            )
+    }
+
+    /// The current thread's loop, whose last iteration began at step `from`, cannot
+    /// make progress: the thread stops there for good (`awaits`).
+    fn spin(&mut self, from: usize, site: u32) -> ! {
+        let t = self.cur;
+        self.threads[t as usize].spin_from = from;
+        let watch = self.stalled(t, from).watch;
+        self.submit(awaits::event(&watch, site));
+        unreachable!("a spinning thread runs again")
     }
 
     /// A thread blocked in a timed wait whose timeout was ruled out (`cond_wait`), and
@@ -1567,8 +1570,7 @@ pub extern "C" fn cdpor_private(addr: u64, len: u64) {
 /// An iteration with an effect counts toward `--unroll` (for a loop the instrumentation
 /// could not see all the effects of, `flags` bit 1 clear, any iteration with an event
 /// does). An iteration that changed nothing and left the loop-carried values `vals[n]` as
-/// they were would repeat itself: the thread waits for another thread to change what it
-/// depends on.
+/// they were would repeat itself: the thread spins, stopped for good (`awaits`).
 ///
 /// # Safety
 /// `vals` must point to `n` values (or, when `n` is 0, anywhere in the caller's frame).
@@ -1643,10 +1645,8 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         e.cut_by_unroll(site)
     }
     if stalls {
-        let stall = e.stalled(t as Tid, rec.step as usize);
         e.in_runtime = true;
-        e.wait_for_change(&stall, site);
-        e.in_runtime = false;
+        e.spin(rec.step as usize, site)
     } else if looked {
         // It looked and changed nothing, but its own values moved on (a counter): no
         // await, but it lets another thread run next, or it could spin forever first.

@@ -124,7 +124,7 @@ pub enum Op {
         c: usize,
     },
     /// `while ((reg = var) != value) {}`, as the runtime runs it: a read, and when the
-    /// value is not there, an await on `var` until a write wakes it, then a read again.
+    /// value is not there, a spin (`awaits`): the thread stops for good.
     AwaitEq {
         var: usize,
         value: i64,
@@ -201,6 +201,9 @@ pub enum Outcome {
     Deadlock {
         blocked: Vec<Tid>,
     },
+    /// No thread could run, and one spins on what another thread changed after it read
+    /// it: redundant (`awaits`), but a trace like any other.
+    StaleSpin,
     /// Thread and index of its failed assertion.
     AssertFail {
         tid: Tid,
@@ -228,8 +231,10 @@ struct Thread {
     created: usize,
     /// Between the two halves of a `Wait`.
     waiting: bool,
-    /// In an `AwaitEq` whose last read missed: its next event is the await.
+    /// In an `AwaitEq` whose read missed (at step `spin_from`): its next event is the
+    /// await.
     awaiting: bool,
+    spin_from: usize,
 }
 
 /// One simulated execution.
@@ -493,12 +498,6 @@ impl<'p> Sim<'p> {
                     Op::TryLock { reg, .. }
                     | Op::SemTryWait { reg, .. }
                     | Op::TryRwLock { reg, .. } => self.threads[ti].regs[reg] = ev.failed() as i64,
-                    Op::AwaitEq { .. } if ev.kind() == Kind::Await => {
-                        // Woken: read again.
-                        self.threads[ti].awaiting = false;
-                        self.settle(t);
-                        return ev;
-                    }
                     Op::AwaitEq { var, value, reg } => {
                         let v = self.load(var, 0, 8);
                         self.threads[ti].regs[reg] = v;
@@ -506,6 +505,7 @@ impl<'p> Sim<'p> {
                         ev.flags |= FLAG_VALUE;
                         if v != value {
                             self.threads[ti].awaiting = true;
+                            self.threads[ti].spin_from = step as usize;
                             self.settle(t);
                             return ev;
                         }
@@ -554,6 +554,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 created: 0,
                 waiting: false,
                 awaiting: false,
+                spin_from: 0,
             })
             .collect(),
         pending: vec![Event::default(); n],
@@ -589,8 +590,16 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
             Pick::Run(t) => t,
             Pick::Done => unreachable!("main exits before every thread is done"),
             Pick::Deadlock => {
-                let outcome = Outcome::Deadlock {
-                    blocked: live.iter().collect(),
+                let stale = live.iter().any(|t| {
+                    let th = &sim.threads[t as usize];
+                    th.awaiting && awaits::stale(t, events[th.spin_from..].iter().copied())
+                });
+                let outcome = if stale {
+                    Outcome::StaleSpin
+                } else {
+                    Outcome::Deadlock {
+                        blocked: live.iter().collect(),
+                    }
                 };
                 let p = pending(&sim);
                 let maximal = TraceEnd::Maximal { killed: false };
@@ -611,7 +620,6 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
         cur = t;
         let op_index = sim.threads[t as usize].pc;
         let ev = sim.execute(t, sim.pending[t as usize], events.len() as u32);
-        awaits::wake(&mut sim, &ev, events.len() as u32);
         sim.sched.executed(&ev);
         events.push(ev);
         enabled_sets.push(enabled);

@@ -79,6 +79,10 @@ pub enum Outcome {
     /// No thread could run, but a thread blocked in a timed wait whose timeout was
     /// ruled out could time out and see another thread's change: the execution is cut.
     TimedWaitCut = 18,
+    /// No thread could run, and a thread spins on bytes that another thread changed
+    /// after it read them: the execution in which its loop runs after the change covers
+    /// this one (`ops::awaits`).
+    StaleSpin = 19,
 }
 
 impl Outcome {
@@ -103,6 +107,7 @@ impl Outcome {
             16 => Memory,
             17 => Misuse,
             18 => TimedWaitCut,
+            19 => StaleSpin,
             _ => Running,
         }
     }

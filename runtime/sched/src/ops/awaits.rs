@@ -1,21 +1,29 @@
 //! Awaits: a spin loop whose last iteration changed nothing (it only read, or wrote
 //! bytes that already held what it wrote, or failed a cmpxchg or a trylock) and whose
 //! loop-carried values came back the same would repeat that iteration exactly as long as
-//! the bytes it touched keep their values. Its thread then waits (an `Await` event)
-//! until another thread changes one of those bytes, and runs the loop again; a program
-//! in which no thread can ever do that livelocks.
+//! the bytes it touched keep their values. Such an iteration is a no-op: deleting it from
+//! an execution leaves an execution of the program. So its thread stops there for good
+//! (an `Await` event that never runs), as Nidhugg and GenMC stop a spin loop that read
+//! what makes it go round. What it would do once another thread changes those bytes is
+//! explored by the execution in which it runs the loop after that change: its reads
+//! race with the change, and reversing the race runs them later.
 //!
-//! The bytes are kept as at most two ranges, the smallest that cover them (a covering
-//! range only wakes the thread more often, which is safe). They include what the
-//! iteration wrote without effect: once another thread changes those bytes, the next
-//! iteration's write does have one. A waiting `Await` reads them all, so it conflicts
-//! exactly with the writes that could wake it, and a blocked await races with those
-//! writes the way a blocked lock races with the unlock. Once woken it only lets the loop
-//! run again, whatever memory holds by then: it touches nothing, and its waker orders it
-//! (so where it runs among the writes that follow makes no other trace).
+//! At the end of an execution, then, a spinning thread either read bytes that another
+//! thread changed after it read them (`stale`): the execution is redundant, covered by
+//! the one in which the loop runs after the change, and ends neither in a deadlock nor
+//! in a livelock; or it read what memory still holds, and would go round for ever: a
+//! livelock, if no thread can run.
+//!
+//! An atomic function that waits for its assumption (`__VERIFIER_assume`) is a blocking
+//! wait like a lock's, left pending only when no thread can run (the execution ends
+//! there): its `Await` watches the bytes the function read, kept as at most two ranges,
+//! the smallest that cover them (a covering range conflicts with more writes, which is
+//! safe). It reads them all, so it races with the writes that could have made the
+//! assumption hold the way a blocked lock races with the unlock.
 
-use super::{Footprint, Mode, Range, World};
+use super::{Footprint, Mode, Range};
 use crate::event::{Event, Kind, FLAG_FAILED, FLAG_SCAN, FLAG_SILENT, FLAG_WHOLE};
+use crate::Tid;
 
 /// Flag on an `Await`: an atomic function waits for its assumption
 /// (`__VERIFIER_assume`) to hold; it is a blocking wait like a lock's, not a spin.
@@ -97,13 +105,19 @@ impl Watch {
         self.n == 0
     }
 
+    /// The bytes watched, as reads.
+    pub fn footprint(&self) -> Footprint {
+        watched(&event(self, 0))
+    }
+
     /// The covering ranges, as `[lo, hi)` pairs.
     pub fn parts(&self) -> &[(u64, u64)] {
         &self.parts[..self.n]
     }
 }
 
-/// An `Await` on the bytes of `watch`, at the loop `site`. Which bytes depends on the
+/// An `Await` on the bytes of `watch` (what the report shows it waits for, and what
+/// wakes an assumption's), at the loop `site`. Which bytes depends on the
 /// values the loop read, so the loop is its identity (`FLAG_SCAN`).
 pub fn event(watch: &Watch, site: u32) -> Event {
     let mut e = Event {
@@ -129,9 +143,16 @@ pub fn event(watch: &Watch, site: u32) -> Event {
 }
 
 pub(super) fn footprint(e: &Event) -> Footprint {
-    if woken(e) {
-        return Footprint::NONE;
+    // Its loop's reads are what races with the change a spin waits for.
+    if spins(e) {
+        Footprint::NONE
+    } else {
+        watched(e)
     }
+}
+
+/// The bytes an `Await` watches, as `event` recorded them.
+pub fn watched(e: &Event) -> Footprint {
     if e.flags & FLAG_WHOLE != 0 {
         return Footprint::one(Range::new(0, u64::MAX, Mode::Read));
     }
@@ -141,22 +162,8 @@ pub(super) fn footprint(e: &Event) -> Footprint {
     )
 }
 
-/// Has a write woken the pending `Await`?
-pub fn woken(e: &Event) -> bool {
-    e.value != 0
-}
-
-pub(super) fn enabled(e: &Event) -> bool {
-    woken(e)
-}
-
-/// The write (at `step`) that woke an await.
-pub(super) fn enables(e: &Event, step: usize) -> bool {
-    e.value == step as u64 + 1
-}
-
 /// Did `e` change memory or the synchronization state? Events that did not are what a
-/// waiting iteration is made of; any other event is progress (a lock, a nondeterministic
+/// spinning iteration is made of; any other event is progress (a lock, a nondeterministic
 /// value, a thread created...).
 pub fn changes_state(e: &Event) -> bool {
     match e.kind() {
@@ -183,32 +190,30 @@ pub fn changes_state(e: &Event) -> bool {
     }
 }
 
-/// Wakes the threads whose pending `Await` watches bytes that `e` (executed at `step`)
-/// changed; returns how many it woke.
-pub fn wake<W: World>(w: &mut W, e: &Event, step: u32) -> u32 {
-    if !changes_state(e) {
-        return 0;
-    }
-    let fp = super::footprint(e);
-    if !fp.ranges().any(|r| r.mode.writes()) {
-        return 0;
-    }
-    let mut woke = 0;
-    for t in w.ready().iter() {
-        let p = w.pending(t);
-        if t != e.tid && p.kind() == Kind::Await && !woken(p) && footprint(p).conflicts(&fp, true) {
-            w.pending_mut(t).value = step as u64 + 1;
-            woke += 1;
+/// Did another thread change what thread `t` accessed in the loop iteration that made
+/// it spin, after it accessed it? `since` is the execution from that iteration's start.
+/// Exact bytes, not the covering watch: a change next to them would leave the loop to
+/// spin again, and calling it stale would hide a livelock.
+pub fn stale(t: Tid, since: impl Iterator<Item = Event>) -> bool {
+    let mut accessed: Vec<Footprint> = Vec::new();
+    for e in since {
+        if e.tid == t {
+            accessed.push(super::footprint(&e));
+        } else if !accessed.is_empty() && changes_state(&e) {
+            let fp = super::footprint(&e);
+            if accessed.iter().any(|a| a.conflicts(&fp, true)) {
+                return true;
+            }
         }
     }
-    woke
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ops::testing::TestWorld;
-    use crate::ops::{dependent, enabled, enables};
+    use crate::ops::{dependent, enabled};
 
     fn range(lo: u64, len: u64) -> Range {
         Range::new(lo, len, Mode::Read).unwrap()
@@ -220,8 +225,7 @@ mod tests {
         for (lo, len) in [(100, 4), (104, 4), (4000, 8), (120, 1)] {
             w.add(&range(lo, len));
         }
-        let e = event(&w, 7);
-        let fp = footprint(&e);
+        let fp = w.footprint();
         for probe in [100, 107, 120, 4007] {
             assert!(
                 fp.ranges().any(|r| r.lo <= probe && probe < r.hi),
@@ -234,7 +238,9 @@ mod tests {
             w.add(&range(0x1000, 4));
             w.add(&range(0x2000_0000_0000, 4));
             w.add(&range(0x7fff_0000_0000, 4));
-            event(&w, 7)
+            let mut e = event(&w, 7);
+            e.flags |= FLAG_ASSUMPTION;
+            e
         };
         assert!(dependent(
             &far,
@@ -243,40 +249,42 @@ mod tests {
     }
 
     #[test]
-    fn a_write_to_the_bytes_wakes_the_await_and_enables_it() {
-        let mut w = TestWorld::default();
+    fn an_await_never_runs_and_only_an_assumption_races() {
+        let w = TestWorld::default();
         let mut watch = Watch::default();
         watch.add(&range(64, 4));
-        let a = Event {
+        let spin = Event {
             tid: 1,
             ..event(&watch, 3)
         };
-        w.pending.insert(1, a);
-        assert!(!enabled(&w, &a));
-        let read = Event::mem(2, Kind::Read, 64, 4);
-        wake(&mut w, &read, 5);
-        assert!(!woken(&w.pending[&1]), "a read wakes nobody");
-        let other = Event::mem(2, Kind::Write, 68, 4);
-        wake(&mut w, &other, 6);
-        assert!(!woken(&w.pending[&1]));
-        let write = Event::mem(2, Kind::Write, 66, 1);
-        let silent = Event {
-            flags: FLAG_SILENT,
-            ..write
+        let assumption = Event {
+            flags: FLAG_SCAN | FLAG_ASSUMPTION,
+            ..spin
         };
-        wake(&mut w, &silent, 6);
+        assert!(spins(&spin) && !spins(&assumption));
+        let write = Event::mem(2, Kind::Write, 66, 1);
+        let read = Event::mem(2, Kind::Read, 64, 4);
+        assert!(!enabled(&w, &spin) && !enabled(&w, &assumption));
+        assert!(!dependent(&spin, &write));
+        assert!(dependent(&assumption, &write) && !dependent(&assumption, &read));
+    }
+
+    #[test]
+    fn a_spin_is_stale_when_another_thread_changed_a_byte_it_had_read() {
+        let read = Event::mem(1, Kind::Read, 64, 4);
+        let change = Event::mem(2, Kind::Write, 66, 1);
+        let beside = Event::mem(2, Kind::Write, 68, 4);
+        let same = Event {
+            flags: FLAG_SILENT,
+            ..change
+        };
+        let own = Event::mem(1, Kind::Write, 64, 4);
+        assert!(stale(1, [read, change].into_iter()));
         assert!(
-            !woken(&w.pending[&1]),
-            "a write that changed nothing wakes nobody"
+            !stale(1, [change, read].into_iter()),
+            "changed before it read"
         );
-        assert!(dependent(&a, &write) && !dependent(&a, &read));
-        wake(&mut w, &write, 7);
-        let woken_await = w.pending[&1];
-        assert!(enabled(&w, &woken_await) && enables(&woken_await, &write, 7));
-        assert!(
-            !dependent(&woken_await, &write),
-            "woken, it only lets the loop run again"
-        );
+        assert!(!stale(1, [read, beside, same, own].into_iter()));
     }
 
     #[test]
