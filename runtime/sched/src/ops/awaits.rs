@@ -116,9 +116,9 @@ impl Watch {
     }
 }
 
-/// An `Await` on the bytes of `watch` (what the report shows it waits for, and what
-/// wakes an assumption's), at the loop `site`. Which bytes depends on the
-/// values the loop read, so the loop is its identity (`FLAG_SCAN`).
+/// An `Await` on the bytes of `watch` (what the report shows it waits for, and what an
+/// assumption's races with), at the loop `site`. Which bytes depends on the values the
+/// loop read, so the loop is its identity (`FLAG_SCAN`).
 pub fn event(watch: &Watch, site: u32) -> Event {
     let mut e = Event {
         site,
