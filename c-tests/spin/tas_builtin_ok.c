@@ -11,7 +11,7 @@
  * run: --time-limit 20 --algorithm optimal ; verdict=safe executions=6 blocked=0
  * run: --time-limit 20 --algorithm source ; verdict=safe
  * run: --time-limit 20 --algorithm classic ; verdict=safe
- * run: --time-limit 20 --algorithm none ; verdict=safe executions=8723
+ * run: --time-limit 200 --algorithm none ; verdict=safe executions=8723
  * run: -DSYNC --time-limit 20 --algorithm optimal ; verdict=safe executions=6 blocked=0
  * run: -DSYNC --time-limit 20 --algorithm source ; verdict=safe
  * run: -DSYNC --time-limit 20 --algorithm classic ; verdict=safe
