@@ -62,14 +62,23 @@ pub struct Warning {
     pub function: String,
     /// `file:line` of its first such call.
     pub location: String,
+    /// The program takes the function's address: calls through a pointer reach it
+    /// unseen, whatever their arguments.
+    #[serde(skip)]
+    pub address_taken: bool,
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "`{}` is not modelled: its accesses to memory that other threads may share are not explored (called with such a pointer",
-            self.function
+            "`{}` is not modelled: its accesses to memory that other threads may share are not explored ({}",
+            self.function,
+            if self.address_taken {
+                "its address is taken, and calls through a pointer may pass such memory"
+            } else {
+                "called with such a pointer"
+            }
         )?;
         if !self.location.is_empty() {
             write!(f, " at {}", self.location)?;
@@ -423,7 +432,8 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         for (f, inst, action) in actions {
             let (file, line, column) = location(inst.as_value_ref());
             let callee_name = if let Action::Site = action {
-                value_name(callee(inst.as_value_ref()).unwrap_or(std::ptr::null_mut()))
+                callee(inst.as_value_ref())
+                    .map_or_else(|| "call through a pointer".to_string(), value_name)
             } else {
                 String::new()
             };
@@ -530,13 +540,15 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             {
                 continue;
             }
-            let mut calls = Vec::new();
+            let (mut calls, mut address_taken) = (Vec::new(), None);
             unsafe {
                 let mut u = LLVMGetFirstUse(fv);
                 while !u.is_null() {
                     let user = LLVMGetUser(u);
                     if opcode(user) == Some(LLVMOpcode::LLVMCall) && callee(user) == Some(fv) {
                         calls.push(user);
+                    } else if address_taken.is_none() || opcode(user).is_some() {
+                        address_taken = Some(user);
                     }
                     u = LLVMGetNextUse(u);
                 }
@@ -550,9 +562,20 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                         && pass.may_be_shared(a)
                 })
             };
-            if let Some(&call) = calls.iter().find(|&&c| shared_arg(self, c)) {
-                let (file, line, _) = location(call);
+            let warn_at = calls
+                .iter()
+                .copied()
+                .find(|&c| shared_arg(self, c))
+                .map(|c| (c, false))
+                .or(address_taken.map(|u| (u, true)));
+            if let Some((at, address_taken)) = warn_at {
+                let (file, line, _) = if opcode(at).is_some() {
+                    location(at)
+                } else {
+                    Default::default()
+                };
                 self.warnings.push(Warning {
+                    address_taken,
                     function: externals::source_name(&name).to_string(),
                     location: if file.is_empty() {
                         String::new()
@@ -694,7 +717,12 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 }
                 InstructionOpcode::Fence => Some(Action::Fence),
                 InstructionOpcode::Call => {
-                    let f = callee(v)?;
+                    // A call through a pointer may reach a redirected function, whose
+                    // event needs the site of the call.
+                    let Some(f) = callee(v) else {
+                        let target = LLVMGetOperand(v, (LLVMGetNumOperands(v) - 1) as u32);
+                        return LLVMIsAInlineAsm(target).is_null().then_some(Action::Site);
+                    };
                     let name = value_name(f);
                     // A call into the C library: its site says where a crash inside it
                     // comes from, and a redirected function's where its event is.
