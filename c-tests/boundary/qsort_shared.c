@@ -1,13 +1,14 @@
 /* qsort reads the whole array and writes it back sorted: a reader of the array sees it
- * before or after (never half sorted: the sort works on a copy). Asserting either is a
- * bug; with the reader after the join it is safe (-DAFTER).
+ * before or after (never half sorted: until the write-back, the sort only orders
+ * indices, its comparator reading the elements in place). Asserting either is a bug;
+ * with the reader after the join it is safe (-DAFTER).
  *
  * cdpor-test
- * run: ; verdict=error kind=assertion location=qsort_shared.c:32
+ * run: ; verdict=error kind=assertion location=qsort_shared.c:33
  * run: --keep-going ; verdict=error kind=assertion executions=3 failing=2 blocked=0
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=17 failing=10
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=547 failing=520
  * run: -DAFTER ; verdict=safe executions=1
- * run: -DAFTER --algorithm none ; verdict=safe executions=4
+ * run: -DAFTER --algorithm none ; verdict=safe executions=14
  */
 #include <assert.h>
 #include <pthread.h>

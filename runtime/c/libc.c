@@ -581,26 +581,67 @@ size_t __cdpor_fwrite(const void *p, size_t size, size_t n, FILE *f) {
     return fwrite(p, size, n, f);
 }
 
-/* Input into user memory: a write of the bytes the buffer may receive. */
+/* Input into user memory: a write of exactly the bytes the call stores, which only the
+ * input itself tells. So the input is taken into a private buffer first (the file is no
+ * memory of the program, so no event orders that), then the event writes the bytes
+ * received, and they are copied into the program's buffer. */
+struct input {
+    char *buf;
+    size_t n;
+    char small[512];
+};
+
+static int input_open(struct input *in, size_t n) {
+    in->n = n;
+    in->buf = in->small;
+    if (n > sizeof in->small) {
+        in->buf = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (in->buf == MAP_FAILED) {
+            errno = ENOMEM;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void input_deliver(struct input *in, void *to, size_t got, uint32_t site) {
+    struct call c = {.a = to, .n = got};
+    if (got) {
+        event(fp_write_n, &c, site);
+        memcpy(to, in->buf, got);
+    }
+    if (in->buf != in->small)
+        munmap(in->buf, in->n);
+}
+
 size_t __cdpor_fread(void *p, size_t size, size_t n, FILE *f) {
-    struct call c = {.a = p, .n = size * n};
-    if (c.n)
-        event(fp_write_n, &c, __cdpor_site);
-    return fread(p, size, n, f);
+    uint32_t site = __cdpor_site;
+    struct input in;
+    if (size == 0 || n == 0 || n > SIZE_MAX / size || !input_open(&in, size * n))
+        return fread(p, size, n, f);
+    size_t items = fread(in.buf, size, n, f);
+    input_deliver(&in, p, items * size, site);
+    return items;
 }
 
 char *__cdpor_fgets(char *s, int n, FILE *f) {
-    struct call c = {.a = s, .n = n > 0 ? (size_t)n : 0};
-    if (c.n)
-        event(fp_write_n, &c, __cdpor_site);
-    return fgets(s, n, f);
+    uint32_t site = __cdpor_site;
+    struct input in;
+    if (n <= 0 || !input_open(&in, (size_t)n))
+        return fgets(s, n, f);
+    char *got = fgets(in.buf, n, f);
+    input_deliver(&in, s, got ? strlen(in.buf) + 1 : 0, site);
+    return got ? s : NULL;
 }
 
 ssize_t __cdpor_read(int fd, void *p, size_t n) {
-    struct call c = {.a = p, .n = n};
-    if (n)
-        event(fp_write_n, &c, __cdpor_site);
-    return read(fd, p, n);
+    uint32_t site = __cdpor_site;
+    struct input in;
+    if (n == 0 || !input_open(&in, n))
+        return read(fd, p, n);
+    ssize_t got = read(fd, in.buf, n);
+    input_deliver(&in, p, got > 0 ? (size_t)got : 0, site);
+    return got;
 }
 
 ssize_t __cdpor_write(int fd, const void *p, size_t n) {
@@ -695,36 +736,55 @@ long double __cdpor_strtold(const char *s, char **end) {
 }
 
 /* ---- qsort ----
- * The array is read in one event, sorted in a private copy (the comparator's accesses
- * to it are not events: no other thread can see it), and written back in another. */
+ * As glibc's merge sort, it reads the array, sorts, and writes the array back: the first
+ * event reads the whole array (a snapshot), the last writes the whole array (the
+ * snapshot in order), so a write by another thread in between is lost, as it can be
+ * natively. In between, no write to the array goes unseen: the sort orders the
+ * elements' indices, and the comparator is given pointers into the array, as C
+ * requires, whose reads are events of its own. */
 
 static void fp_rw_n(const void *ctx, cdpor_ranges *r) {
     const struct call *c = ctx;
     set(r, c->a, c->n, c->ch);
 }
 
+struct sort {
+    const char *base;
+    size_t size;
+    int (*cmp)(const void *, const void *);
+};
+
+static int compare_indices(const void *a, const void *b, void *ctx) {
+    const struct sort *s = ctx;
+    return s->cmp(s->base + *(const size_t *)a * s->size, s->base + *(const size_t *)b * s->size);
+}
+
 void __cdpor_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
     uint32_t site = __cdpor_site;
     size_t bytes = n * size;
-    if (n < 2 || size == 0 || bytes / size != n) {
+    if (n < 2 || size == 0 || bytes / size != n || n > (SIZE_MAX - bytes) / sizeof(size_t)) {
         qsort(base, n, size, cmp);
+        return;
+    }
+    size_t room = n * sizeof(size_t) + bytes;
+    size_t *order = mmap(NULL, room, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (order == MAP_FAILED) {
+        errno = ENOMEM;
         return;
     }
     struct call c = {.a = base, .n = bytes, .ch = R};
     event(fp_rw_n, &c, site);
-    void *copy = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == MAP_FAILED) {
-        errno = ENOMEM;
-        return;
-    }
-    memcpy(copy, base, bytes);
-    cdpor_private(addr(copy), bytes);
-    qsort(copy, n, size, cmp);
-    cdpor_private(0, 0);
+    char *snapshot = (char *)(order + n);
+    memcpy(snapshot, base, bytes);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    struct sort s = {.base = base, .size = size, .cmp = cmp};
+    qsort_r(order, n, sizeof(size_t), compare_indices, &s);
     c.ch = W;
     event(fp_rw_n, &c, site);
-    memcpy(base, copy, bytes);
-    munmap(copy, bytes);
+    for (size_t i = 0; i < n; i++)
+        memcpy((char *)base + i * size, snapshot + order[i] * size, size);
+    munmap(order, room);
 }
 
 /* ---- hidden state of the library ----

@@ -27,7 +27,6 @@ void cdpor_access(uint32_t kind, uint64_t addr, uint64_t len, uint64_t value, ui
                   uint32_t flags);
 void cdpor_store(uint64_t addr, uint32_t len, uint64_t value, uint32_t site);
 void cdpor_lib(cdpor_footprint fp, const void *ctx, uint32_t site);
-void cdpor_private(uint64_t addr, uint64_t len);
 /* Stops the run: the call at `site` asks for what cdpor does not model (`what`). */
 _Noreturn void cdpor_refuse(const char *what, uint32_t site);
 void cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t n, uint32_t site);

@@ -238,9 +238,6 @@ struct Thread {
     crash: (c_int, u64, u64, u32),
     /// For a pending library call: how to compute its ranges again.
     lib: Option<(Footprint, *const c_void)>,
-    /// Memory only this thread's library call in progress uses (`cdpor_private`): its
-    /// accesses are not events.
-    private: (u64, u64),
     /// The failed assertion it is about to report: expression, file, line.
     assertion: (*const c_char, *const c_char, u32),
     /// Its `pthread_t` (`handle`).
@@ -321,7 +318,6 @@ const UNUSED: Thread = Thread {
     errno: 0,
     crash: (0, 0, 0, 0),
     lib: None,
-    private: (0, 0),
     assertion: (ptr::null(), ptr::null(), 0),
     handle: 0,
     atomic: 0,
@@ -1519,10 +1515,6 @@ pub extern "C" fn cdpor_access(kind: u32, addr: u64, len: u64, value: u64, site:
         return;
     }
     let e = ex();
-    let (lo, n) = e.threads[e.cur as usize].private;
-    if addr.wrapping_sub(lo) < n {
-        return;
-    }
     let kind = Kind::from_u8(kind as u8).unwrap_or(Kind::Fence);
     let len = len.min(u32::MAX as u64) as u32;
     let mut ev = Event::mem(0, kind, addr, len);
@@ -1555,14 +1547,6 @@ pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32)
     let e = ex();
     e.threads[e.cur as usize].lib = Some((fp, ctx));
     e.submit(lib_event(&r, site));
-}
-
-/// Declares `[addr, addr+len)` private to the current thread's library call in progress
-/// (a scratch copy it works on), or ends that with `len` 0.
-#[no_mangle]
-pub extern "C" fn cdpor_private(addr: u64, len: u64) {
-    let e = ex();
-    e.threads[e.cur as usize].private = (addr, len);
 }
 
 /// The head of a loop, reached by the current thread: on entry (`flags` bit 0 clear) a
