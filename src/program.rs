@@ -231,7 +231,7 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
             &String::from_utf8_lossy(&out.stderr),
         )));
     }
-    // CDPOR_KEEP=1 keeps the build products, for looking at the instrumented program.
+    // CDPOR_KEEP=1 keeps the build products (prog.ll: the instrumented program).
     if std::env::var_os("CDPOR_KEEP").is_some() {
         let _ = writeln!(
             std::io::stderr(),
@@ -344,6 +344,9 @@ fn instrument_to_object(
     module
         .verify()
         .map_err(|e| BuildError::Setup(format!("instrumentation produced invalid IR: {e}")))?;
+    if std::env::var_os("CDPOR_KEEP").is_some() {
+        let _ = module.print_to_file(object.with_extension("ll"));
+    }
     tm.write_to_file(&module, FileType::Object, object)
         .map_err(|e| BuildError::Setup(e.to_string()))?;
     Ok((

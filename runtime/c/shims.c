@@ -34,6 +34,11 @@ void __cdpor_rmw(void *p, uint64_t len, uint64_t operand, uint32_t op, uint32_t 
 /* The head of a loop (`flags`: bit 0, entered through its back edge; bit 1, its
  * iterations can have no effect beyond events), with the loop-carried values `vals[n]`,
  * which live in the frame of the function running the loop. */
+uint64_t __cdpor_frame(uint64_t bytes, uint32_t site) {
+    cdpor_frame(bytes, site);
+    return bytes;
+}
+
 void __cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t n,
                   uint32_t site) {
     cdpor_loop(loop, flags, vals, n, site);

@@ -1465,6 +1465,22 @@ fn stack_low(t: Tid) -> bool {
     sp >= bottom && sp < bottom + STACK_GUARD + STACK_RESERVE
 }
 
+/// A frame of `bytes` is about to be allocated on the current thread's stack
+/// (`src/instrument/frames.rs`): one that would reach within `STACK_RESERVE` of the
+/// guard, or past it into another thread's stack, is the thread's stack overflow.
+#[no_mangle]
+pub extern "C" fn cdpor_frame(bytes: u64, site: u32) {
+    let e = ex();
+    let here = 0u8;
+    let sp = &here as *const u8 as u64;
+    let bottom = stack_bottom(e.cur);
+    let room = sp.wrapping_sub(bottom);
+    // Not on a thread's stack (a handler run by the runtime): nothing to check.
+    if room < STACK_SLOT && room < bytes.saturating_add(STACK_GUARD + STACK_RESERVE) {
+        e.overflow(site);
+    }
+}
+
 impl Exec {
     /// The current thread ran out of stack on its way to an operation at `site`: it
     /// crashes there, as if it had touched its guard, in a step of its own.

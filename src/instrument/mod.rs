@@ -30,6 +30,7 @@ use inkwell::AtomicOrdering;
 use serde::{Deserialize, Serialize};
 
 mod externals;
+mod frames;
 mod loops;
 mod nondet;
 mod tls;
@@ -465,6 +466,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         // Before the redirected functions take their runtime names: which library
         // functions a loop calls decides whether it can wait.
         self.instrument_loops();
+        self.check_frames();
 
         for (from, to) in redirected {
             let f = unsafe { FunctionValue::new(from).expect("a function") };
