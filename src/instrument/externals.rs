@@ -385,6 +385,67 @@ pub fn harmless(name: &str) -> bool {
     NAMES.contains(&name) || name.starts_with("llvm.")
 }
 
+/// Functions of the C library with hidden state that all threads share, which cdpor does
+/// not model: most return static storage that the next call overwrites (POSIX lists
+/// them as not thread-safe). A call gets a warning whatever its arguments: the order of
+/// two threads' calls is not explored.
+pub fn hidden_state(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "l64a",
+        "a64l",
+        "getpwuid",
+        "getpwnam",
+        "getpwent",
+        "setpwent",
+        "endpwent",
+        "getgrgid",
+        "getgrnam",
+        "getgrent",
+        "setgrent",
+        "endgrent",
+        "getlogin",
+        "ttyname",
+        "ptsname",
+        "inet_ntoa",
+        "gethostbyname",
+        "gethostbyaddr",
+        "gethostent",
+        "getservbyname",
+        "getservbyport",
+        "getprotobyname",
+        "getprotobynumber",
+        "getnetbyname",
+        "readdir",
+        "localeconv",
+        "nl_langinfo",
+        "setlocale",
+        "strsignal",
+        "ecvt",
+        "fcvt",
+        "getdate",
+        "hcreate",
+        "hsearch",
+        "hdestroy",
+        "getopt",
+        "tmpnam",
+        "ctermid",
+        "crypt",
+        "lgamma",
+        "lgammaf",
+        "lgammal",
+        "mblen",
+        "mbtowc",
+        "wctomb",
+        "wcrtomb",
+        "mbrtowc",
+        "getutxent",
+        "getutxid",
+        "getutxline",
+        "pututxline",
+    ];
+    NAMES.contains(&source_name(name))
+}
+
 /// Does the runtime's `name` only write or read its pointer argument `arg` during the
 /// call, on the caller's behalf (a `pthread_t` filled in, an attribute object), keeping
 /// no copy of the pointer? Then passing a local there does not let it escape.

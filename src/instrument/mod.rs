@@ -63,22 +63,34 @@ pub struct Warning {
     pub function: String,
     /// `file:line` of its first such call.
     pub location: String,
-    /// The program takes the function's address: calls through a pointer reach it
-    /// unseen, whatever their arguments.
     #[serde(skip)]
-    pub address_taken: bool,
+    pub why: Unmodelled,
+}
+
+/// Why an unmodelled function may reach memory or state that threads share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unmodelled {
+    /// A call passes it a pointer to such memory.
+    SharedArgument,
+    /// The program takes its address: calls through a pointer may pass anything.
+    AddressTaken,
+    /// It keeps state of its own that all threads share (`externals::hidden_state`).
+    HiddenState,
 }
 
 impl std::fmt::Display for Warning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "`{}` is not modelled: its accesses to memory that other threads may share are not explored ({}",
+            "`{}` is not modelled: {}",
             self.function,
-            if self.address_taken {
-                "its address is taken, and calls through a pointer may pass such memory"
-            } else {
-                "called with such a pointer"
+            match self.why {
+                Unmodelled::SharedArgument =>
+                    "its accesses to memory that other threads may share are not explored (called with such a pointer",
+                Unmodelled::AddressTaken =>
+                    "its accesses to memory that other threads may share are not explored (its address is taken, and calls through a pointer may pass such memory",
+                Unmodelled::HiddenState =>
+                    "it keeps state that all threads share (a static result the next call overwrites), and the order of threads' calls is not explored (called",
             }
         )?;
         if !self.location.is_empty() {
@@ -564,20 +576,28 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                         && pass.may_be_shared(a)
                 })
             };
-            let warn_at = calls
-                .iter()
-                .copied()
-                .find(|&c| shared_arg(self, c))
-                .map(|c| (c, false))
-                .or(address_taken.map(|u| (u, true)));
-            if let Some((at, address_taken)) = warn_at {
+            let warn_at = if externals::hidden_state(&name) {
+                calls
+                    .first()
+                    .copied()
+                    .or(address_taken)
+                    .map(|c| (c, Unmodelled::HiddenState))
+            } else {
+                calls
+                    .iter()
+                    .copied()
+                    .find(|&c| shared_arg(self, c))
+                    .map(|c| (c, Unmodelled::SharedArgument))
+                    .or(address_taken.map(|u| (u, Unmodelled::AddressTaken)))
+            };
+            if let Some((at, why)) = warn_at {
                 let (file, line, _) = if opcode(at).is_some() {
                     location(at)
                 } else {
                     Default::default()
                 };
                 self.warnings.push(Warning {
-                    address_taken,
+                    why,
                     function: externals::source_name(&name).to_string(),
                     location: if file.is_empty() {
                         String::new()
