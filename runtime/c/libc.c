@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1021,6 +1022,126 @@ int __cdpor_timespec_get(struct timespec *ts, int base) {
 }
 
 clock_t __cdpor_clock(void) { return 0; }
+
+/* The processor's cycle counter (`__rdtsc()`) stands still too. */
+uint64_t __cdpor_rdtsc(void) { return (uint64_t)CDPOR_EPOCH * 1000000000u; }
+
+/* Entropy (getrandom, getentropy, /dev/urandom and /dev/random) is a fixed stream, the
+ * same in every execution: a generator whose state all threads share, so the order in
+ * which threads draw from it is explored. */
+uint64_t cdpor_entropy_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t entropy_next(void) {
+    /* splitmix64 */
+    uint64_t z = (cdpor_entropy_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static void entropy_fill(void *buf, size_t n) {
+    unsigned char *p = buf;
+    while (n) {
+        uint64_t v = entropy_next();
+        size_t k = n < sizeof v ? n : sizeof v;
+        memcpy(p, &v, k);
+        p += k;
+        n -= k;
+    }
+}
+
+static void fp_entropy(const void *ctx, cdpor_ranges *r) {
+    const struct call *c = ctx;
+    set(r, c->a, c->n, W);
+    set_arg(r, &cdpor_entropy_state, sizeof cdpor_entropy_state, RW);
+}
+
+static void entropy_event(void *buf, size_t n, uint32_t site) {
+    struct call c = {.a = buf, .n = n};
+    event(fp_entropy, &c, site);
+}
+
+ssize_t __cdpor_getrandom(void *buf, size_t n, unsigned flags) {
+    (void)flags;
+    entropy_event(buf, n, __cdpor_site);
+    entropy_fill(buf, n);
+    return (ssize_t)n;
+}
+
+int __cdpor_getentropy(void *buf, size_t n) {
+    if (n > 256) {
+        errno = EIO;
+        return -1;
+    }
+    entropy_event(buf, n, __cdpor_site);
+    entropy_fill(buf, n);
+    return 0;
+}
+
+/* Bytes a random device gives one open file: more than any test reads. */
+#define ENTROPY_FILE (1u << 20)
+
+static int random_device(const char *path) {
+    return path && (!strcmp(path, "/dev/urandom") || !strcmp(path, "/dev/random"));
+}
+
+/* A random device, opened: a file in memory holding the stream's next bytes. */
+static int open_random(uint32_t site) {
+    entropy_event(NULL, 0, site);
+    int fd = memfd_create("cdpor-entropy", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    unsigned char *bytes = mmap(NULL, ENTROPY_FILE, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (bytes == MAP_FAILED) {
+        close(fd);
+        errno = ENOMEM;
+        return -1;
+    }
+    entropy_fill(bytes, ENTROPY_FILE);
+    ssize_t done = write(fd, bytes, ENTROPY_FILE);
+    munmap(bytes, ENTROPY_FILE);
+    if (done != (ssize_t)ENTROPY_FILE || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        errno = EIO;
+        return -1;
+    }
+    return fd;
+}
+
+static mode_t mode_arg(int flags, va_list ap) {
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, int) : 0;
+}
+
+int __cdpor_open(const char *path, int flags, ...) {
+    if (random_device(path))
+        return open_random(__cdpor_site);
+    va_list ap;
+    va_start(ap, flags);
+    mode_t mode = mode_arg(flags, ap);
+    va_end(ap);
+    return open(path, flags, mode);
+}
+
+int __cdpor_openat(int dir, const char *path, int flags, ...) {
+    if (random_device(path))
+        return open_random(__cdpor_site);
+    va_list ap;
+    va_start(ap, flags);
+    mode_t mode = mode_arg(flags, ap);
+    va_end(ap);
+    return openat(dir, path, flags, mode);
+}
+
+FILE *__cdpor_fopen(const char *path, const char *mode) {
+    if (!random_device(path))
+        return fopen(path, mode);
+    int fd = open_random(__cdpor_site);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (!f && fd >= 0)
+        close(fd);
+    return f;
+}
 
 pid_t __cdpor_getpid(void) { return CDPOR_PID; }
 
