@@ -123,6 +123,11 @@ pub enum Rejection {
     ThreadLocal {
         variable: String,
     },
+    /// The program stores the address of `errno` into memory, where another thread
+    /// could take it.
+    ErrnoAddress {
+        at: String,
+    },
 }
 
 impl std::fmt::Display for Rejection {
@@ -136,6 +141,10 @@ impl std::fmt::Display for Rejection {
                 }
                 write!(f, ": {why}")
             }
+            Rejection::ErrnoAddress { at } => write!(
+                f,
+                "the address of `errno` is stored in memory at {at}: each thread has its own errno value in cdpor, but not its own address, so another thread using it would be modelled wrongly"
+            ),
             Rejection::ThreadLocal { variable } => write!(
                 f,
                 "thread-local variable `{variable}` is used other than through llvm.threadlocal.address, which cdpor cannot give each thread a copy of"
@@ -423,6 +432,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         let tls = self.lower_thread_locals()?;
         let verifier_api = self.lower_verifier_api();
         let redirected = self.check_calls()?;
+        self.check_errno_address()?;
         self.unmodelled_calls(&redirected);
         self.mark_exit_handlers(&redirected);
         let hooks = self.declare_hooks();
@@ -540,6 +550,36 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
         Ok(redirected)
+    }
+
+    /// Refuses a program that stores `&errno` into memory: cdpor keeps each thread's
+    /// errno value in the one location the C library writes, so the address is the same
+    /// in every thread. Using it within the thread that took it is fine.
+    fn check_errno_address(&self) -> Result<(), Rejection> {
+        let Some(f) = self.module.get_function("__errno_location") else {
+            return Ok(());
+        };
+        unsafe {
+            let mut u = LLVMGetFirstUse(f.as_value_ref());
+            while !u.is_null() {
+                let call = LLVMGetUser(u);
+                u = LLVMGetNextUse(u);
+                let mut v = LLVMGetFirstUse(call);
+                while !v.is_null() {
+                    let user = LLVMGetUser(v);
+                    v = LLVMGetNextUse(v);
+                    if opcode(user) == Some(LLVMOpcode::LLVMStore)
+                        && LLVMGetOperand(user, 0) == call
+                    {
+                        let (file, line, _) = location(user);
+                        return Err(Rejection::ErrnoAddress {
+                            at: format!("{file}:{line}"),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Warns about each external function that cdpor does not model and that the program
