@@ -192,6 +192,7 @@ impl Namer<'_> {
                 String::new(),
             ),
             Kind::Join => (format!("join {}", t(e.aux)), String::new()),
+            Kind::Detach => (format!("detach {}", t(e.aux)), String::new()),
             Kind::ThreadExit => ("finish".to_string(), String::new()),
             Kind::ProcessExit => (format!("exit({})", e.value as i64), String::new()),
             Kind::AssertFail => ("assert fails".to_string(), String::new()),
@@ -628,12 +629,19 @@ impl Namer<'_> {
                 object_kind(e)
             ),
             Some(Misuse::NoSuchThread) if e.aux != thread::NO_THREAD => format!(
-                "misuse: thread {who}{place} joins {}, which was joined already",
+                "misuse: thread {who}{place} {} {}, which was joined already",
+                thread_verb(e),
+                x.names().thread(e.aux)
+            ),
+            Some(Misuse::Detached) => format!(
+                "misuse: thread {who}{place} {} {}, which is detached",
+                thread_verb(e),
                 x.names().thread(e.aux)
             ),
             Some(Misuse::NoSuchThread) => format!(
-                "misuse: thread {who}{place} joins a thread id that names no thread (never set \
-                 by pthread_create, or of a thread joined already)"
+                "misuse: thread {who}{place} {} a thread id that names no thread (never set \
+                 by pthread_create, or of a thread joined already)",
+                thread_verb(e)
             ),
             Some(Misuse::Uninitialized) => format!(
                 "misuse: thread {who}{place} uses {object}, a {} that was never initialized",
@@ -878,6 +886,14 @@ pub struct JsonWarning {
 
 /// What kind of synchronization object the misusing event `e` operates on (the crash in
 /// its place keeps the operation's kind).
+/// What a misused thread operation does to the thread it names.
+fn thread_verb(e: &Event) -> &'static str {
+    match Kind::from_u8(e.replaced).unwrap_or(e.kind()) {
+        Kind::Detach => "detaches",
+        _ => "joins",
+    }
+}
+
 fn object_kind(e: &Event) -> &'static str {
     use Kind::*;
     match Kind::from_u8(e.replaced).unwrap_or(e.kind()) {

@@ -70,8 +70,7 @@ thrd_t __cdpor_thrd_current(void) { return (thrd_t)cdpor_self(); }
 int __cdpor_thrd_equal(thrd_t a, thrd_t b) { return a == b; }
 
 int __cdpor_thrd_detach(thrd_t thr) {
-    (void)thr;
-    return thrd_success;
+    return cdpor_detach((uint64_t)thr, __cdpor_site) ? thrd_error : thrd_success;
 }
 
 void __cdpor_thrd_yield(void) {}

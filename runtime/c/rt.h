@@ -51,6 +51,7 @@ uint64_t cdpor_joined_value(void);
 void cdpor_libc_init(void);
 uint64_t cdpor_create(void *(*start)(void *), void *arg, uint32_t site);
 int cdpor_join(uint64_t handle, void **retval, uint32_t site);
+int cdpor_detach(uint64_t handle, uint32_t site);
 _Noreturn void cdpor_thread_exit(void *retval, uint32_t site);
 int cdpor_sync(uint32_t kind, void *object, uint32_t site);
 int cdpor_sync_value(uint32_t kind, void *object, uint64_t value, uint32_t site);

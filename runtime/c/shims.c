@@ -65,9 +65,13 @@ void __cdpor_memset(void *dst, uint64_t len, uint32_t site) {
 
 int __cdpor_pthread_create(pthread_t *thread, const pthread_attr_t *attr,
                            void *(*start)(void *), void *arg) {
-    (void)attr;
     uint32_t site = __cdpor_site;
+    int state = PTHREAD_CREATE_JOINABLE;
+    if (attr)
+        pthread_attr_getdetachstate(attr, &state);
     uint64_t id = cdpor_create(start, arg, site);
+    if (state == PTHREAD_CREATE_DETACHED)
+        cdpor_detach(id, site);
     /* The thread's id reaches the program through a store of its own, which the new
      * thread may run before (POSIX sets no order). */
     if (thread)
@@ -130,11 +134,8 @@ pthread_t __cdpor_pthread_self(void) { return (pthread_t)cdpor_self(); }
 
 int __cdpor_pthread_equal(pthread_t a, pthread_t b) { return a == b; }
 
-/* A detached thread is never joined; fibers need nothing freed. */
-int __cdpor_pthread_detach(pthread_t t) {
-    (void)t;
-    return 0;
-}
+/* A detached thread is never joined (`ops::thread`); fibers need nothing freed. */
+int __cdpor_pthread_detach(pthread_t t) { return cdpor_detach((uint64_t)t, __cdpor_site); }
 
 /* Thread attributes only matter to the OS thread library; fibers ignore them. */
 int __cdpor_pthread_attr_init(pthread_attr_t *attr) {

@@ -1693,22 +1693,29 @@ pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, si
     e.threads[e.cur as usize].result
 }
 
+impl Exec {
+    /// The thread a `pthread_t` names, if any; if none, a join or detach of it is a
+    /// misuse, and the step of the thread that makes it (`ops::thread`).
+    fn thread_named(&mut self, handle: u64, kind: Kind, site: u32) -> Option<usize> {
+        let found = self
+            .threads
+            .iter()
+            .position(|th| th.status != Status::Unused && th.handle == handle);
+        if found.is_none() && self.strict {
+            self.submit(Event {
+                site,
+                aux: thread::NO_THREAD,
+                ..Event::new(0, kind)
+            });
+        }
+        found
+    }
+}
+
 #[no_mangle]
 pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -> c_int {
     let e = ex();
-    let Some(target) = e
-        .threads
-        .iter()
-        .position(|th| th.status != Status::Unused && th.handle == handle)
-    else {
-        // A misuse, and the step of the thread that makes it (`ops::thread`).
-        if e.strict {
-            e.submit(Event {
-                site,
-                aux: thread::NO_THREAD,
-                ..Event::new(0, Kind::Join)
-            });
-        }
+    let Some(target) = e.thread_named(handle, Kind::Join, site) else {
         return libc::ESRCH;
     };
     if target == e.cur as usize {
@@ -1724,6 +1731,20 @@ pub extern "C" fn cdpor_join(handle: u64, retval: *mut *mut c_void, site: u32) -
         let value = e.threads[e.cur as usize].result;
         cdpor_store(retval as u64, 8, value, site);
     }
+    0
+}
+
+#[no_mangle]
+pub extern "C" fn cdpor_detach(handle: u64, site: u32) -> c_int {
+    let e = ex();
+    let Some(target) = e.thread_named(handle, Kind::Detach, site) else {
+        return libc::ESRCH;
+    };
+    e.submit(Event {
+        site,
+        aux: target as Tid,
+        ..Event::new(0, Kind::Detach)
+    });
     0
 }
 

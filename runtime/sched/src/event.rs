@@ -74,6 +74,8 @@ pub enum Kind {
     Join = 21,
     /// The thread finishes (returns from its start routine or calls `pthread_exit`).
     ThreadExit = 22,
+    /// Detaches thread `aux` (`pthread_detach`, or a create with a detached attribute).
+    Detach = 23,
     CondInit = 24,
     CondDestroy = 25,
     /// `exit(value)` or a return from `main`: ends every thread.
@@ -131,7 +133,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 49] = [
+    pub const ALL: [Kind; 50] = [
         Kind::Read,
         Kind::Write,
         Kind::Rmw,
@@ -154,6 +156,7 @@ impl Kind {
         Kind::Create,
         Kind::Join,
         Kind::ThreadExit,
+        Kind::Detach,
         Kind::CondInit,
         Kind::CondDestroy,
         Kind::ProcessExit,
@@ -208,6 +211,7 @@ impl Kind {
             20 => Create,
             21 => Join,
             22 => ThreadExit,
+            23 => Detach,
             24 => CondInit,
             25 => CondDestroy,
             26 => Await,
@@ -274,6 +278,7 @@ impl Kind {
             Create => "create",
             Join => "join",
             ThreadExit => "thread-exit",
+            Detach => "detach",
             ProcessExit => "exit",
             AssertFail => "assert-fail",
             Abort => "abort",
@@ -439,7 +444,7 @@ impl fmt::Debug for Event {
                 self.addr, self.len, self.arg, self.arg_len
             )?,
             Kind::CondWait | Kind::CondWake => write!(f, "({:#x},{:#x})", self.addr, self.arg)?,
-            Kind::Create | Kind::Join => write!(f, "(T{})", self.aux)?,
+            Kind::Create | Kind::Join | Kind::Detach => write!(f, "(T{})", self.aux)?,
             Kind::Nondet => write!(f, "({})", self.value as i64)?,
             Kind::Fence
             | Kind::ThreadExit
@@ -563,7 +568,7 @@ mod tests {
             assert_eq!(Kind::from_u8(k as u8), Some(k));
         }
         assert_eq!(Kind::from_u8(0), None);
-        assert_eq!(Kind::from_u8(23), None);
+        assert_eq!(Kind::from_u8(27), None);
     }
 
     #[test]

@@ -10,6 +10,10 @@ pub const STACK_BASE: u64 = 0x1000_0000_0000;
 pub const STACK_SLOT: u64 = 8 << 20;
 pub const STACK_GUARD: u64 = 64 << 10;
 
+/// Words that stand for threads' detached states (`ops::thread`), one per thread, just
+/// below the stacks: never mapped, only named by footprints.
+pub const DETACH_WORDS: u64 = STACK_BASE - 8 * MAX_THREADS as u64;
+
 /// Each thread allocates from a slot of its own.
 pub const HEAP_BASE: u64 = 0x2000_0000_0000;
 pub const HEAP_SLOT: u64 = 1 << 32;

@@ -109,7 +109,7 @@ pub fn footprint(e: &Event) -> Footprint {
         CondWait | CondSignal | CondWake | CondBroadcast | CondInit | CondDestroy => {
             cond::footprint(e)
         }
-        Create | Join | ThreadExit => thread::footprint(e),
+        Create | Join | Detach | ThreadExit => thread::footprint(e),
         Await => awaits::footprint(e),
         SemInit | SemWait | SemTryWait | SemPost | SemGetValue | SemDestroy => {
             semaphore::footprint(e)
@@ -141,7 +141,7 @@ pub fn in_program_memory(e: &Event) -> bool {
     use Kind::*;
     !matches!(
         e.kind(),
-        Nondet | Fence | Atomic | Create | Join | ThreadExit | Await
+        Nondet | Fence | Atomic | Create | Join | Detach | ThreadExit | Await
     ) && !e.kind().ends_program()
 }
 
@@ -369,6 +369,8 @@ pub enum Misuse {
     Uninitialized = 8,
     /// A join of a thread id that names no thread.
     NoSuchThread = 9,
+    /// A join or detach of a detached thread.
+    Detached = 10,
 }
 
 impl Misuse {
@@ -384,6 +386,7 @@ impl Misuse {
             UseDestroyed,
             Uninitialized,
             NoSuchThread,
+            Detached,
         ]
         .into_iter()
         .find(|m| *m as u32 == v)
@@ -400,7 +403,7 @@ pub fn misuse<W: World>(w: &W, e: &Event) -> Option<Misuse> {
             semaphore::misuse(w, e)
         }
         Kind::BarrierWait | Kind::BarrierDestroy => barrier::misuse(w, e),
-        Kind::Join => thread::misuse(w, e),
+        Kind::Join | Kind::Detach => thread::misuse(w, e),
         _ => None,
     }
 }
@@ -428,7 +431,7 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
             rwlock::execute(w, e)
         }
         BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::execute(w, e),
-        Join | ThreadExit => {
+        Join | Detach | ThreadExit => {
             thread::execute(w, e);
             0
         }

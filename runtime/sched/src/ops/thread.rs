@@ -12,10 +12,14 @@
 //! it, an event of its own, so the join itself touches nothing. A second join of one
 //! thread is the same misuse: each thread's word for itself (`World::thread_word`)
 //! says whether it was joined since it exited.
+//!
+//! A detach writes a second word of the thread's (`DETACH_WORDS`), which its joins read:
+//! it is ordered with them, any of which is then a misuse (as is a second detach),
+//! whichever thread joins, but it commutes with the thread's exit.
 
 use super::{Footprint, Mode, Range, World};
 use crate::event::{Event, Kind, Tid};
-use crate::layout::{stack_bottom, tls_block, STACK_SLOT, TLS_SLOT};
+use crate::layout::{stack_bottom, tls_block, DETACH_WORDS, STACK_SLOT, TLS_SLOT};
 
 /// The target of a join of an id that names no thread.
 pub const NO_THREAD: Tid = Tid::MAX;
@@ -25,10 +29,20 @@ fn object(t: Tid) -> u64 {
     stack_bottom(t)
 }
 
+/// The word that says whether thread `t` is detached.
+fn detached(t: Tid) -> u64 {
+    DETACH_WORDS + 8 * t as u64
+}
+
 pub(super) fn footprint(e: &Event) -> Footprint {
     match e.kind() {
-        Kind::Join if e.aux == NO_THREAD => Footprint::NONE,
-        Kind::Join => Footprint::one(Range::new(object(e.aux), 8, Mode::Write)),
+        Kind::Join | Kind::Detach if e.aux == NO_THREAD => Footprint::NONE,
+        Kind::Join => Footprint::two(
+            Range::new(object(e.aux), 8, Mode::Write),
+            Range::new(detached(e.aux), 8, Mode::Read),
+        ),
+        // Whether it was joined already is a misuse either way: no need to order it.
+        Kind::Detach => Footprint::one(Range::new(detached(e.aux), 8, Mode::Write)),
         // The exit ends the thread's stack (its word included) and its thread-local
         // variables: it conflicts with other threads' accesses to them.
         Kind::ThreadExit => Footprint::two(
@@ -54,18 +68,28 @@ pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
 }
 
 pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
-    let gone = e.aux == NO_THREAD || w.thread_word(e.aux, object(e.aux)) == JOINED;
-    (e.kind() == Kind::Join && gone).then_some(super::Misuse::NoSuchThread)
+    if e.aux == NO_THREAD {
+        return Some(super::Misuse::NoSuchThread);
+    }
+    if w.thread_word(e.aux, detached(e.aux)) == DETACHED {
+        Some(super::Misuse::Detached)
+    } else if w.thread_word(e.aux, object(e.aux)) == JOINED {
+        Some(super::Misuse::NoSuchThread)
+    } else {
+        None
+    }
 }
 
-/// A thread's word for itself once it was joined.
+/// A thread's word for itself once it was joined, or detached.
 const JOINED: u32 = 1;
+const DETACHED: u32 = 2;
 
 pub(super) fn execute<W: World>(w: &mut W, e: &Event) {
     match e.kind() {
         Kind::Join if e.aux != NO_THREAD => w.set_thread_word(e.aux, object(e.aux), JOINED),
-        // A thread's number may serve again: its new life has not been joined.
-        Kind::ThreadExit if w.thread_word(e.tid, object(e.tid)) != 0 => {
+        Kind::Detach if e.aux != NO_THREAD => w.set_thread_word(e.aux, detached(e.aux), DETACHED),
+        // A joined thread's number may serve again: its new life has not been joined.
+        Kind::ThreadExit if w.thread_word(e.tid, object(e.tid)) == JOINED => {
             w.set_thread_word(e.tid, object(e.tid), 0)
         }
         _ => {}
@@ -112,6 +136,37 @@ mod tests {
         };
         assert!(enabled(&w, &nobody) && footprint(&nobody) == Footprint::NONE);
         assert_eq!(misuse(&w, &nobody), Some(Misuse::NoSuchThread));
+    }
+
+    #[test]
+    fn a_detached_thread_is_never_joined_nor_detached_again() {
+        use crate::ops::testing::TestWorld;
+        use crate::ops::{dependent, execute, misuse, Misuse};
+        let mut w = TestWorld::default();
+        let on = |kind, t| Event {
+            aux: 1,
+            ..Event::new(t, kind)
+        };
+        assert_eq!(misuse(&w, &on(Kind::Detach, 0)), None);
+        execute(&mut w, &mut on(Kind::Detach, 0), 0);
+        assert_eq!(misuse(&w, &on(Kind::Join, 2)), Some(Misuse::Detached));
+        assert_eq!(misuse(&w, &on(Kind::Detach, 2)), Some(Misuse::Detached));
+        // It stays detached once it has finished.
+        execute(&mut w, &mut Event::new(1, Kind::ThreadExit), 1);
+        assert_eq!(misuse(&w, &on(Kind::Join, 0)), Some(Misuse::Detached));
+        assert!(dependent(&on(Kind::Detach, 0), &on(Kind::Join, 2)));
+        assert!(dependent(&on(Kind::Detach, 0), &on(Kind::Detach, 2)));
+        assert!(!dependent(
+            &on(Kind::Detach, 0),
+            &Event::new(1, Kind::ThreadExit)
+        ));
+        assert!(!dependent(
+            &on(Kind::Detach, 0),
+            &Event {
+                aux: 3,
+                ..Event::new(2, Kind::Join)
+            }
+        ));
     }
 
     #[test]
