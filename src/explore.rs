@@ -503,8 +503,14 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         engine
             .record(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
-        if let Some(end) = races.next() {
-            execution.end = end;
+        // An execution's races are its end when nothing else ended it (or, under
+        // --svcomp, when races are the property checked); else they are more errors of
+        // it, which --keep-going reports too.
+        let failed = classify(&execution.end, opts.run.svcomp).is_some();
+        if !failed || opts.run.svcomp {
+            if let Some(end) = races.next() {
+                execution.end = end;
+            }
         }
         for &(site, n) in &execution.restricted {
             restricted.entry(site).or_insert(n);
@@ -526,6 +532,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             // Which race of an execution comes first depends on the order of independent
             // events: every race counts, so that each algorithm reports what `none` does.
             for end in races {
+                found.kind = classify(&end, opts.run.svcomp).unwrap_or(found.kind);
                 found.execution.end = end;
                 record(&mut errors, &found);
             }
@@ -575,18 +582,16 @@ fn record(errors: &mut Vec<Found>, found: &Found) {
     }
 }
 
-/// With `--races`, an execution that ended without an error but has a data race ends
-/// in that race.
+/// With `--races`, the first data race of an execution.
 fn data_race(trace: &Trace, execution: &Execution, run: &RunOptions) -> Option<End> {
     data_races(trace, execution, run).into_iter().next()
 }
 
-/// With `--races`, the data races of an execution that ended without an error (its
-/// first race is its end). A sleep-set-blocked execution's races are those of the
-/// traces that continue it, which exploration runs.
+/// With `--races`, the data races of an execution. A sleep-set-blocked execution's races
+/// are those of the traces that continue it, which exploration runs.
 fn data_races(trace: &Trace, execution: &Execution, run: &RunOptions) -> Vec<End> {
     let blocked = matches!(trace.end, TraceEnd::SleepBlocked);
-    if !run.races || blocked || classify(&execution.end, run.svcomp).is_some() {
+    if !run.races || blocked {
         return Vec::new();
     }
     (crate::engine::data_races(trace).into_iter())
@@ -649,8 +654,10 @@ fn run_probes(
             pending: &execution.pending,
             end: TraceEnd::Maximal { killed: false },
         };
-        if let Some(end) = data_race(&trace, &execution, &opts.run) {
-            execution.end = end;
+        if classify(&execution.end, opts.run.svcomp).is_none() || opts.run.svcomp {
+            if let Some(end) = data_race(&trace, &execution, &opts.run) {
+                execution.end = end;
+            }
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
             errors.push(Found {
