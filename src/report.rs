@@ -722,7 +722,7 @@ impl Namer<'_> {
                 if e == MemError::DeadStack { "stack" } else { "thread-local variable" },
                 f.len,
                 self.object(f.addr, x),
-                x.names().thread(f.alloc_tid),
+                x.names().thread_at(f.alloc_tid, f.alloc_step as usize),
                 at(&self.location(f.free_site))
             ),
             MemError::FreeStatic | MemError::FreeStack => format!(

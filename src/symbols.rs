@@ -140,6 +140,8 @@ impl Symbols {
         }
         if let Some((t, off)) = layout::tls_owner(addr) {
             let owner = names.thread(t);
+            // Each life of the number has its block (`layout::LIVES`).
+            let off = off % layout::TLS_LIFE;
             if let Some(v) =
                 (self.tls.iter()).find(|v| (v.offset..v.offset + v.size).contains(&off))
             {

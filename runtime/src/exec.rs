@@ -278,6 +278,12 @@ struct Thread {
     joined: bool,
     /// Locks it holds (`ops::holds`).
     held: i32,
+    /// How many threads had its number before it (`layout::LIVES`), and where and at
+    /// which step the last of them exited.
+    life: u32,
+    previous_exit: (u32, u32),
+    /// The step of its exit, once it has exited.
+    exit_step: u32,
     /// The domain of its pending nondeterministic value, and whether the value's uses go
     /// unreported (a sampled value then counts as used at once). Per thread: several
     /// threads' values can be pending at once, each with its own site's domain.
@@ -337,6 +343,9 @@ const UNUSED: Thread = Thread {
     next_free: NO_TID,
     joined: false,
     held: 0,
+    life: 0,
+    previous_exit: (0, 0),
+    exit_step: 0,
     nondet: None,
 };
 
@@ -660,6 +669,10 @@ impl Exec {
         }
         let top = stack_top(t);
         let bottom = top - STACK_SLOT + STACK_GUARD;
+        let (life, previous_exit) = match old.status {
+            Status::Unused => (0, (0, 0)),
+            _ => (old.life + 1, (old.last_site, old.exit_step)),
+        };
         unsafe {
             if libc::mprotect(
                 bottom as *mut c_void,
@@ -670,9 +683,12 @@ impl Exec {
                 return false;
             }
         }
+        let top = layout::life_stack_top(t, life);
         self.threads[t as usize] = Thread {
             status: Status::Starting,
             sp: unsafe { ffi::cdpor_fiber_init(top as *mut c_void, cdpor_fiber_main) },
+            life,
+            previous_exit,
             parent,
             start,
             arg,
@@ -885,8 +901,10 @@ impl Exec {
                 }
             }
             Kind::ThreadExit => {
-                self.threads[t as usize].status = Status::Finished;
-                self.threads[t as usize].retval = ev.value as *mut c_void;
+                let th = &mut self.threads[t as usize];
+                th.status = Status::Finished;
+                th.retval = ev.value as *mut c_void;
+                th.exit_step = self.sched.step() as u32;
             }
             _ => {}
         }
@@ -1152,22 +1170,43 @@ impl Exec {
 
     /// An access to the stack or a thread-local variable of a thread that has exited:
     /// its locals and its thread-local objects are gone (POSIX leaves the access
-    /// undefined), whichever thread it is.
+    /// undefined), whichever thread it is. That thread's number may serve another
+    /// thread by now, whose stack and block start elsewhere (`layout::LIVES`).
     fn dead_thread_memory(&self, addr: u64, len: u64) -> Option<MemFault> {
-        let (owner, what) = match layout::stack_owner(addr) {
-            Some((t, _)) => (t, MemError::DeadStack),
-            None => (layout::tls_owner(addr)?.0, MemError::DeadTls),
+        let (owner, what, current) = match layout::stack_owner(addr) {
+            Some((t, _)) => {
+                let life = self.threads.get(t as usize).map_or(0, |th| th.life);
+                (
+                    t,
+                    MemError::DeadStack,
+                    addr < layout::life_stack_top(t, life),
+                )
+            }
+            None => {
+                let t = layout::tls_owner(addr)?.0;
+                let life = self.threads.get(t as usize).map_or(0, |th| th.life);
+                let block = layout::life_tls_block(t, life);
+                (
+                    t,
+                    MemError::DeadTls,
+                    addr.wrapping_sub(block) < layout::TLS_LIFE,
+                )
+            }
         };
-        let th = self
-            .threads
-            .get(owner as usize)
-            .filter(|_| owner != self.cur)?;
-        (th.status == Status::Finished).then(|| MemFault {
+        let th = self.threads.get(owner as usize)?;
+        let (site, step) = match th.status {
+            Status::Finished if current && owner != self.cur => (th.last_site, th.exit_step),
+            Status::Unused => return None,
+            _ if !current && th.life > 0 => th.previous_exit,
+            _ => return None,
+        };
+        Some(MemFault {
             what: what as u32,
             addr,
             len,
             alloc_tid: owner,
-            free_site: th.last_site,
+            alloc_step: step,
+            free_site: site,
             ..MemFault::default()
         })
     }
@@ -1497,7 +1536,8 @@ impl Exec {
     /// operation of its own, which other threads may run before.
     fn crash_in_own_step(&mut self, t: Tid, crash: (c_int, u64, u64, u32)) -> ! {
         self.threads[t as usize].crash = crash;
-        let sp = unsafe { ffi::cdpor_fiber_init(stack_top(t) as *mut c_void, cdpor_crashed_main) };
+        let top = layout::life_stack_top(t, self.threads[t as usize].life);
+        let sp = unsafe { ffi::cdpor_fiber_init(top as *mut c_void, cdpor_crashed_main) };
         let mut dummy = ptr::null_mut();
         unsafe { ffi::cdpor_fiber_switch(&mut dummy, sp) };
         unsafe { libc::_exit(3) }
@@ -2153,9 +2193,9 @@ pub extern "C" fn cdpor_joined_value() -> u64 {
 #[no_mangle]
 pub extern "C" fn cdpor_tls_block(size: u64) -> *mut c_void {
     let e = ex();
-    let block = layout::tls_block(e.cur);
-    if size > layout::TLS_SLOT {
-        e.unsupported(0, b"thread-local variables of more than 1 MiB in all");
+    let block = layout::life_tls_block(e.cur, e.threads[e.cur as usize].life);
+    if size > layout::TLS_LIFE {
+        e.unsupported(0, b"thread-local variables of more than 256 KiB in all");
     }
     let len = size.next_multiple_of(4096) as usize;
     let rw = libc::PROT_READ | libc::PROT_WRITE;

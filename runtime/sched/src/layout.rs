@@ -25,6 +25,24 @@ pub const SHADOW_BASE: u64 = 0x3000_0000_0000;
 pub const TLS_BASE: u64 = 0x4000_0000_0000;
 pub const TLS_SLOT: u64 = 1 << 20;
 
+/// A thread number serves several threads one after another (a joined thread's number
+/// goes to its joiner's next child): each life of it starts its stack and its block of
+/// thread-local variables elsewhere in its slots, in turn, so that an access to an
+/// earlier life's locals is told from the current life's (it is in neither).
+pub const LIVES: u32 = 4;
+pub const STACK_STAGGER: u64 = 256 << 10;
+pub const TLS_LIFE: u64 = TLS_SLOT / LIVES as u64;
+
+/// Where the stack of the `life`-th thread of number `t` starts.
+pub fn life_stack_top(t: Tid, life: u32) -> u64 {
+    stack_top(t) - (life % LIVES) as u64 * STACK_STAGGER
+}
+
+/// The block of thread-local variables of the `life`-th thread of number `t`.
+pub fn life_tls_block(t: Tid, life: u32) -> u64 {
+    tls_block(t) + (life % LIVES) as u64 * TLS_LIFE
+}
+
 /// The lowest address of thread `t`'s stack slot (its guard).
 pub fn stack_bottom(t: Tid) -> u64 {
     STACK_BASE + t as u64 * STACK_SLOT
