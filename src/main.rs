@@ -485,6 +485,11 @@ fn run(args: RunArgs) -> ExitCode {
 /// output, the schedule text, or a JSON list of steps.
 fn read_schedule(arg: &str) -> Result<Parsed, String> {
     if !std::path::Path::new(arg).exists() {
+        // Schedules are digits, dots, commas, slashes and stars: anything else was
+        // meant as a file.
+        if arg.contains(|c: char| c.is_ascii_alphabetic() && c != 'T') {
+            return Err(format!("cannot read {arg}: no such file"));
+        }
         return schedule::parse(arg);
     }
     let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
