@@ -295,12 +295,14 @@ impl Executor {
     }
 
     /// Runs the program once with a probe's free choices, under `bounds` (`--unroll`,
-    /// `--max-threads`) instead of the exploration's.
+    /// `--max-threads`) instead of the exploration's, for at most `allowed` (once: a
+    /// probe that runs long only ends the probing).
     pub fn probe(
         &mut self,
         probe: Probe,
         max_steps: usize,
         bounds: (u32, u32),
+        allowed: Duration,
     ) -> Result<Execution, String> {
         let req = Request {
             schedule: Vec::new(),
@@ -310,7 +312,10 @@ impl Executor {
         let h = self.hdr();
         let kept = (h.unroll, h.max_threads);
         (h.unroll, h.max_threads) = bounds;
-        let execution = self.run_patiently(&req, max_steps, probe.encode());
+        let timeout = self.timeout;
+        self.timeout = timeout.min(allowed);
+        let execution = self.run_as(&req, max_steps, probe.encode());
+        self.timeout = timeout;
         let h = self.hdr();
         (h.unroll, h.max_threads) = kept;
         execution

@@ -629,8 +629,9 @@ fn run_probes(
         if late || crate::interrupt::requested().is_some() {
             break;
         }
+        let allowed = budget.map_or(opts.exec_timeout, |b| b.saturating_sub(start.elapsed()));
         let mut execution =
-            (executor.probe(probe, opts.max_steps, bounds)).map_err(Fatal::Server)?;
+            (executor.probe(probe, opts.max_steps, bounds, allowed)).map_err(Fatal::Server)?;
         runs += 1;
         if tracing {
             eprintln!(
