@@ -6,12 +6,13 @@
  * Traces: x = 2 always comes before main's read (join). The detached x = 1 comes before
  * x = 2 (main reads 2), between x = 2 and the read (reads 1: the assertion fails), after
  * the read, or never (main returns first and ends the program): 4 traces, 1 failing.
+ * (The detach is an event too, which `none` interleaves with the others.)
  *
  * cdpor-test
  * run: ; verdict=error kind=assertion contains="x == 2"
  * run: --keep-going ; verdict=error kind=assertion executions=4 failing=1 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion executions=4 failing=1
- * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=330 failing=111
+ * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=390 failing=111
  */
 #include <assert.h>
 #include <pthread.h>
