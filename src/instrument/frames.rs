@@ -19,7 +19,7 @@ use inkwell::llvm_sys::LLVMOpcode;
 use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, FunctionValue};
 
-use super::{location, opcode, Pass, Site};
+use super::{block_location, opcode, Pass};
 
 /// Locals at least this large leave the fixed frame when together they are at least
 /// `CHECKED`; both are well below the guard (`layout::STACK_GUARD`), which also absorbs
@@ -126,23 +126,6 @@ impl<'ctx> Pass<'_, 'ctx> {
 
     /// A site for the frame check of `f`: the first source line of the block.
     fn frame_site(&mut self, f: FunctionValue, bb: LLVMBasicBlockRef) -> u32 {
-        let (mut file, mut line, mut column) = (String::new(), 0, 0);
-        unsafe {
-            let mut inst = LLVMGetFirstInstruction(bb);
-            while !inst.is_null() && file.is_empty() {
-                (file, line, column) = location(inst);
-                inst = LLVMGetNextInstruction(inst);
-            }
-        }
-        self.sites.push(Site {
-            op: "stack frame".into(),
-            function: f.get_name().to_string_lossy().into_owned(),
-            file,
-            line,
-            column,
-            variable: None,
-            src_variable: None,
-        });
-        (self.sites.len() - 1) as u32
+        self.add_site(f, block_location(bb), "stack frame")
     }
 }

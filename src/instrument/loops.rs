@@ -29,7 +29,7 @@ use inkwell::types::AsTypeRef;
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue};
 use inkwell::IntPredicate;
 
-use super::{callee, externals, location, opcode, value_name, Pass, Site};
+use super::{block_location, callee, externals, opcode, value_name, Pass};
 
 /// Loop-carried values the runtime keeps for one loop (`runtime/src/exec.rs`:
 /// `LOOP_VALS`).
@@ -454,17 +454,7 @@ impl Pass<'_, '_> {
             }
             let mut marks = marks.into_iter();
             for (l, first, phis, may_wait, errno) in plans {
-                let (file, line, column) = head_location(l.head);
-                let site = self.sites.len() as u32;
-                self.sites.push(Site {
-                    op: "loop".into(),
-                    function: f.get_name().to_string_lossy().into_owned(),
-                    file,
-                    line,
-                    column,
-                    variable: None,
-                    src_variable: None,
-                });
+                let site = self.add_site(f, block_location(l.head), "loop");
                 let id = next_id;
                 next_id += 1;
                 let back = back_phi(f.as_value_ref(), &l, i32t);
@@ -652,19 +642,4 @@ unsafe fn to_i64_kind(ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> bool {
         | LLVMTypeKind::LLVMFloatTypeKind => true,
         _ => false,
     }
-}
-
-/// Where a loop is in the source: its head's first located instruction.
-fn head_location(bb: LLVMBasicBlockRef) -> (String, u32, u32) {
-    unsafe {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            let loc = location(i);
-            if loc.1 != 0 {
-                return loc;
-            }
-            i = LLVMGetNextInstruction(i);
-        }
-    }
-    (String::new(), 0, 0)
 }

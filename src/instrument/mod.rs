@@ -180,6 +180,21 @@ fn callee(call: LLVMValueRef) -> Option<LLVMValueRef> {
     }
 }
 
+/// The location of a block: that of its first instruction that has one.
+fn block_location(bb: inkwell::llvm_sys::prelude::LLVMBasicBlockRef) -> (String, u32, u32) {
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            let loc = location(i);
+            if loc.1 != 0 {
+                return loc;
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    (String::new(), 0, 0)
+}
+
 /// `file:line` of an instruction, from its debug location.
 fn location(inst: LLVMValueRef) -> (String, u32, u32) {
     unsafe {
@@ -720,6 +735,25 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         };
         self.shared.insert(base, shared);
         shared
+    }
+
+    /// A site of the instrumentation's own (a loop head, a frame check...) in `f`.
+    fn add_site(
+        &mut self,
+        f: FunctionValue,
+        (file, line, column): (String, u32, u32),
+        op: &str,
+    ) -> u32 {
+        self.sites.push(Site {
+            op: op.to_string(),
+            function: f.get_name().to_string_lossy().into_owned(),
+            file,
+            line,
+            column,
+            variable: None,
+            src_variable: None,
+        });
+        self.sites.len() as u32 - 1
     }
 
     fn store_size(&self, ty: inkwell::llvm_sys::prelude::LLVMTypeRef) -> u64 {

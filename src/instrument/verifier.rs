@@ -17,7 +17,7 @@ use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use inkwell::values::{AsValueRef, FunctionValue};
 
 use super::nondet::NondetCall;
-use super::{callee, location, opcode, value_name, Pass, Site};
+use super::{callee, location, opcode, value_name, Pass};
 
 /// What a call of the API is.
 enum Api {
@@ -100,20 +100,6 @@ impl Pass<'_, '_> {
         })
     }
 
-    fn site_of(&mut self, f: FunctionValue, at: LLVMValueRef, op: &str) -> u32 {
-        let (file, line, column) = location(at);
-        self.sites.push(Site {
-            op: op.to_string(),
-            function: f.get_name().to_string_lossy().into_owned(),
-            file,
-            line,
-            column,
-            variable: None,
-            src_variable: None,
-        });
-        self.sites.len() as u32 - 1
-    }
-
     fn lower_call(
         &mut self,
         f: FunctionValue,
@@ -126,7 +112,7 @@ impl Pass<'_, '_> {
             Api::Error => name,
             _ => name.strip_prefix("__VERIFIER_").unwrap_or(name),
         };
-        let site = self.site_of(f, call, op);
+        let site = self.add_site(f, location(call), op);
         let c = self.context;
         let i32t = c.i32_type();
         let b = c.create_builder();
@@ -259,7 +245,7 @@ impl Pass<'_, '_> {
         let Some(first) = entry.get_first_instruction() else {
             return;
         };
-        let site = self.site_of(f, first.as_value_ref(), &name);
+        let site = self.add_site(f, location(first.as_value_ref()), &name);
         let begin = self.hook("__cdpor_atomic_begin", 1);
         let end = self.hook("__cdpor_atomic_end", 1);
         let b = self.context.create_builder();
