@@ -168,8 +168,18 @@ pub struct Scheduler<'a> {
     /// another thread if one can run (fairness, so that a spinner does not keep the
     /// processor from the thread it waits for).
     yielding: bool,
+    /// The thread of the last event, and how many events in a row it has run.
+    last: Option<Tid>,
+    run: usize,
     probe: Option<Probe>,
 }
+
+/// Events a thread runs in a row, at most, while another thread could run and the
+/// choice is free: then it lets another run (fairness, so that a thread that polls and
+/// writes each round does not keep the processor until `--max-steps` cuts the
+/// execution, before the thread it waits for could act). Long enough that no ordinary
+/// run of a thread is split.
+pub const SLICE: usize = 1000;
 
 impl<'a> Scheduler<'a> {
     /// `sleep` holds at most `MAX_THREADS` events (one per thread).
@@ -187,6 +197,8 @@ impl<'a> Scheduler<'a> {
             step: 0,
             max_steps,
             yielding: false,
+            last: None,
+            run: 0,
             probe: None,
         }
     }
@@ -273,8 +285,9 @@ impl<'a> Scheduler<'a> {
         if let (Some(p), false) = (self.probe, candidates.is_empty()) {
             return Pick::Run(p.pick(self.step, cur, self.yielding, candidates, ending));
         }
+        let long = self.run >= SLICE && self.last == cur;
         match cur {
-            Some(c) if self.yielding && candidates.iter().any(|t| t != c) => {
+            Some(c) if (self.yielding || long) && candidates.iter().any(|t| t != c) => {
                 let next = candidates.iter().find(|&t| t > c);
                 Pick::Run(next.unwrap_or_else(|| candidates.first().expect("a candidate")))
             }
@@ -302,6 +315,11 @@ impl<'a> Scheduler<'a> {
     /// Records that `ev` executed: sleepers it conflicts with wake up.
     pub fn executed(&mut self, ev: &Event) {
         self.yielding = false;
+        if self.last == Some(ev.tid) {
+            self.run += 1;
+        } else {
+            (self.last, self.run) = (Some(ev.tid), 1);
+        }
         if self.step >= self.sleep_from {
             for (i, s) in self.sleep.iter().enumerate() {
                 if !self.woken.contains(i as Tid) && dependent(s, ev) {
@@ -379,6 +397,21 @@ mod tests {
         assert_eq!(s.pick(Some(1), set(&[1]), set(&[1])), Pick::Run(1), "alone");
         s.executed(&Event::new(1, Kind::Fence));
         assert_eq!(s.pick(Some(1), set(&[0, 1]), set(&[0, 1])), Pick::Run(1));
+    }
+
+    #[test]
+    fn a_thread_that_ran_a_slice_in_a_row_lets_another_run() {
+        let mut s = Scheduler::new(&[], &[], 0, 10 * SLICE);
+        for _ in 0..SLICE - 1 {
+            assert_eq!(s.pick(Some(1), set(&[1, 2]), set(&[1, 2])), Pick::Run(1));
+            s.executed(&Event::new(1, Kind::Fence));
+        }
+        assert_eq!(s.pick(Some(1), set(&[1, 2]), set(&[1, 2])), Pick::Run(1));
+        s.executed(&Event::new(1, Kind::Fence));
+        assert_eq!(s.pick(Some(1), set(&[1, 2]), set(&[1, 2])), Pick::Run(2));
+        assert_eq!(s.pick(Some(1), set(&[1]), set(&[1])), Pick::Run(1), "alone");
+        s.executed(&Event::new(2, Kind::Fence));
+        assert_eq!(s.pick(Some(2), set(&[1, 2]), set(&[1, 2])), Pick::Run(2));
     }
 
     #[test]
