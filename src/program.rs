@@ -97,9 +97,6 @@ const FRONTEND: &[&str] = &[
     "-c",
     "-fno-stack-protector",
     "-fno-discard-value-names",
-    // A C99 `inline` function without an `extern` declaration has no external
-    // definition, and the program would not link; older programs expect one.
-    "-fgnu89-inline",
     // What clang 16 made errors in old C, gcc still accepts.
     "-Wno-error=implicit-function-declaration",
     "-Wno-error=implicit-int",
@@ -157,7 +154,21 @@ enum Unit {
     Ir(PathBuf),
 }
 
+/// A C99 `inline` function without an `extern` declaration has no external definition,
+/// and a program that relies on one does not link, while older programs expect one (GNU
+/// C89's `inline`), which `-fgnu89-inline` gives; but with it, a C99 `extern inline`
+/// definition is none. So a program is built the GNU way first, and the C99 way if that
+/// leaves a function undefined.
 pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
+    match build_as(opts, true) {
+        Err(BuildError::Link(d)) if d.contains("undefined reference") => {
+            build_as(opts, false).map_err(|_| BuildError::Link(d))
+        }
+        built => built,
+    }
+}
+
+fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError> {
     for source in &opts.sources {
         std::fs::metadata(source).map_err(|e| BuildError::Missing(source.clone(), e))?;
     }
@@ -188,6 +199,9 @@ pub fn build(opts: &BuildOptions) -> Result<Program, BuildError> {
         let bitcode = dir.path().join(format!("unit{i}.bc"));
         let mut cc = Command::new(&clang);
         cc.args(FRONTEND);
+        if gnu_inline {
+            cc.arg("-fgnu89-inline");
+        }
         cc.args(opts.defines.iter().map(|d| format!("-D{d}")));
         cc.args(opts.includes.iter().map(|i| format!("-I{}", i.display())));
         cc.args(&opts.clang_args);

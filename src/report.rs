@@ -973,8 +973,23 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
         ));
     }
     if s.loop_bounded > 0 {
-        let loops: Vec<String> = s
+        // Under --svcomp, an allocation the heap cannot meet stops its thread as a loop
+        // bound does (SV-COMP assumes malloc never fails).
+        let (allocations, loops): (Vec<u32>, Vec<u32>) = s
             .unrolled
+            .iter()
+            .partition(|&&site| namer.site(site).is_some_and(|x| x.op.contains("alloc")));
+        if !allocations.is_empty() {
+            let at: Vec<String> = allocations
+                .iter()
+                .map(|&site| namer.location(site))
+                .collect();
+            parts.push(format!(
+                "cut where an allocation was larger than a thread's heap of 4 GiB (at {}), which SV-COMP assumes never fails",
+                at.join(", ")
+            ));
+        }
+        let loops: Vec<String> = loops
             .iter()
             .map(|&site| namer.location(site))
             .filter(|l| !l.is_empty())
@@ -984,10 +999,12 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
             1 => format!("the loop at {}", loops[0]),
             _ => format!("the loops at {}", loops.join(", ")),
         };
-        parts.push(format!(
-            "{} cut by --unroll ({which} ran that many iterations)",
-            plural(s.loop_bounded, "execution")
-        ));
+        if !loops.is_empty() || allocations.is_empty() {
+            parts.push(format!(
+                "{} cut by --unroll ({which} ran that many iterations)",
+                plural(s.loop_bounded, "execution")
+            ));
+        }
     }
     if s.timeouts_cut > 0 {
         parts.push(format!(

@@ -2174,6 +2174,12 @@ pub extern "C" fn cdpor_heap_alloc(size: u64, align: u64, site: u32) -> *mut c_v
             log_alloc(e, block, size, site);
             block as *mut c_void
         }
+        // SV-COMP assumes that allocation never fails: a thread whose request the heap
+        // cannot meet stops for good there, and the execution is cut.
+        None if !e.strict => {
+            e.in_runtime = true;
+            e.cut_by_unroll(site)
+        }
         None => {
             *errno() = libc::ENOMEM;
             ptr::null_mut()
