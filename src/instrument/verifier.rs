@@ -23,7 +23,11 @@ use super::{callee, location, opcode, value_name, Pass};
 enum Api {
     Error,
     Assume,
-    Nondet { signed: bool },
+    /// `bits`: the width the name gives the value (`None`: the declared type's).
+    Nondet {
+        signed: bool,
+        bits: Option<u32>,
+    },
     AtomicBegin,
     AtomicEnd,
 }
@@ -39,7 +43,19 @@ fn api(name: &str) -> Option<Api> {
             let unsigned = t.starts_with('u')
                 || matches!(t, "bool" | "_Bool" | "size_t" | "sizet" | "pointer")
                 || t.starts_with("unsigned");
-            Api::Nondet { signed: !unsigned }
+            // The name says the type (programs declare `int __VERIFIER_nondet_bool()`
+            // too): a declared type at least as wide does not widen the values.
+            let bits = match t {
+                "bool" | "_Bool" => Some(1),
+                "char" | "uchar" | "schar" | "u8" | "unsigned_char" => Some(8),
+                "short" | "ushort" | "u16" | "unsigned_short" => Some(16),
+                "int" | "uint" | "unsigned" | "u32" | "unsigned_int" => Some(32),
+                _ => None,
+            };
+            Api::Nondet {
+                signed: !unsigned,
+                bits,
+            }
         }
     })
 }
@@ -147,14 +163,18 @@ impl Pass<'_, '_> {
                     b.build_call(h, &[cond.into(), site_v.into()], "")
                         .expect("positioned");
                 }
-                Api::Nondet { signed } => {
+                Api::Nondet { signed, bits } => {
                     let h = self.nondet_hook();
                     let ty = LLVMTypeOf(call);
                     let kind = LLVMGetTypeKind(ty);
-                    let bits = match kind {
+                    let declared = match kind {
                         LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(ty),
                         LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => 32,
                         _ => 0,
+                    };
+                    let bits = match (kind, bits) {
+                        (LLVMTypeKind::LLVMIntegerTypeKind, Some(b)) => declared.min(b),
+                        _ => declared,
                     };
                     let signed = signed || bits == 32 && kind != LLVMTypeKind::LLVMIntegerTypeKind;
                     // Flags and cuts come once every call is lowered (`nondet_domains`).
@@ -175,10 +195,10 @@ impl Pass<'_, '_> {
                         .as_value_ref();
                     let bp = b.as_mut_ptr();
                     let out = match kind {
-                        LLVMTypeKind::LLVMIntegerTypeKind if bits < 64 => {
+                        LLVMTypeKind::LLVMIntegerTypeKind if declared < 64 => {
                             LLVMBuildTrunc(bp, v, ty, c"".as_ptr())
                         }
-                        LLVMTypeKind::LLVMIntegerTypeKind if bits > 64 => {
+                        LLVMTypeKind::LLVMIntegerTypeKind if declared > 64 => {
                             LLVMBuildSExt(bp, v, ty, c"".as_ptr())
                         }
                         LLVMTypeKind::LLVMIntegerTypeKind => v,
