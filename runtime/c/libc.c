@@ -986,6 +986,7 @@ static void write_event(const void *p, size_t n, uint32_t site) {
 }
 
 time_t __cdpor_time(time_t *t) {
+    cdpor_clock_read();
     write_event(t, sizeof *t, __cdpor_site);
     if (t)
         *t = CDPOR_EPOCH;
@@ -994,6 +995,7 @@ time_t __cdpor_time(time_t *t) {
 
 int __cdpor_gettimeofday(struct timeval *tv, void *tz) {
     (void)tz;
+    cdpor_clock_read();
     write_event(tv, sizeof *tv, __cdpor_site);
     if (tv) {
         tv->tv_sec = CDPOR_EPOCH;
@@ -1004,6 +1006,7 @@ int __cdpor_gettimeofday(struct timeval *tv, void *tz) {
 
 int __cdpor_clock_gettime(clockid_t clock, struct timespec *ts) {
     (void)clock;
+    cdpor_clock_read();
     write_event(ts, sizeof *ts, __cdpor_site);
     if (ts) {
         ts->tv_sec = CDPOR_EPOCH;
@@ -1015,16 +1018,23 @@ int __cdpor_clock_gettime(clockid_t clock, struct timespec *ts) {
 int __cdpor_timespec_get(struct timespec *ts, int base) {
     if (base != TIME_UTC)
         return 0;
+    cdpor_clock_read();
     write_event(ts, sizeof *ts, __cdpor_site);
     ts->tv_sec = CDPOR_EPOCH;
     ts->tv_nsec = 0;
     return base;
 }
 
-clock_t __cdpor_clock(void) { return 0; }
+clock_t __cdpor_clock(void) {
+    cdpor_clock_read();
+    return 0;
+}
 
 /* The processor's cycle counter (`__rdtsc()`) stands still too. */
-uint64_t __cdpor_rdtsc(void) { return (uint64_t)CDPOR_EPOCH * 1000000000u; }
+uint64_t __cdpor_rdtsc(void) {
+    cdpor_clock_read();
+    return (uint64_t)CDPOR_EPOCH * 1000000000u;
+}
 
 /* Entropy (getrandom, getentropy, /dev/urandom and /dev/random) is a fixed stream, the
  * same in every execution: a generator whose state all threads share, so the order in

@@ -30,6 +30,8 @@ void cdpor_lib(cdpor_footprint fp, const void *ctx, uint32_t site);
 /* Stops the run: the call at `site` asks for what cdpor does not model (`what`). */
 _Noreturn void cdpor_refuse(const char *what, uint32_t site);
 void cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t n, uint32_t site);
+/* The current thread read the clock (progress for its loops). */
+void cdpor_clock_read(void);
 /* A frame of `bytes` is about to be allocated (src/instrument/frames.rs). */
 void cdpor_frame(uint64_t bytes, uint32_t site);
 

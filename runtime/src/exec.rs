@@ -248,7 +248,8 @@ struct Thread {
     section: Option<Section>,
     /// Its `AssertFail` is a call of `reach_error()` (or `__VERIFIER_error()`).
     reach: bool,
-    /// Its events so far, and those that changed memory or the synchronization state.
+    /// Its events so far (and reads of the clock, `cdpor_clock_read`), and those that
+    /// changed memory or the synchronization state.
     events: u32,
     changes: u32,
     loops: [LoopRecord; LOOP_RECORDS],
@@ -1603,6 +1604,15 @@ pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32)
     let e = ex();
     e.threads[e.cur as usize].lib = Some((fp, ctx));
     e.submit(lib_event(&r, site));
+}
+
+/// The current thread read the clock. No event (time stands still), but progress for its
+/// loops, which count it toward `--unroll` as an event: a loop that waits for time to
+/// pass is no await (`src/instrument/loops.rs`), and must not go round unbounded.
+#[no_mangle]
+pub extern "C" fn cdpor_clock_read() {
+    let e = ex();
+    e.threads[e.cur as usize].events += 1;
 }
 
 /// The head of a loop, reached by the current thread: on entry (`flags` bit 0 clear) a

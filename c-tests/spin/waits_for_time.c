@@ -1,0 +1,43 @@
+/* A thread that waits for time to pass, reading the clock (time, clock_gettime) in a
+ * loop that changes nothing else: time stands still in cdpor, but such a loop is no
+ * await (no thread can end it, and it is no livelock of the program's): it counts
+ * toward --unroll, and the run is cut, `incomplete`, never a false livelock. A loop that
+ * waits for another thread's flag instead is an await, and the program is safe (-DFLAG).
+ *
+ * cdpor-test
+ * run: ; verdict=incomplete contains="cut by --unroll"
+ * run: -DCLOCK ; verdict=incomplete contains="cut by --unroll"
+ * run: -DFLAG ; verdict=safe
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
+
+atomic_int flag;
+
+void *waiter(void *arg) {
+    (void)arg;
+#if defined(FLAG)
+    while (!atomic_load(&flag)) {
+    }
+#elif defined(CLOCK)
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    while (now.tv_sec < start.tv_sec + 1);
+#else
+    time_t start = time(0);
+    while (time(0) < start + 1) {
+    }
+#endif
+    return 0;
+}
+
+int main(void) {
+    pthread_t t;
+    pthread_create(&t, 0, waiter, 0);
+    atomic_store(&flag, 1);
+    pthread_join(t, 0);
+    return 0;
+}
