@@ -274,9 +274,33 @@ impl Executor {
         self.hdr().n_names = n as u32;
     }
 
-    /// Runs one execution. An `Err` means the fork server itself is gone.
-    pub fn run(&mut self, req: &Request, max_steps: usize) -> Result<Execution, String> {
-        self.run_patiently(req, max_steps, 0)
+    /// Runs one execution. An `Err` means the fork server itself is gone. With `left`
+    /// shorter than the time an execution may take (what is left of `--time-limit`),
+    /// the execution is stopped then, once: it ends `TimedOut` because the run is over.
+    pub fn run(
+        &mut self,
+        req: &Request,
+        max_steps: usize,
+        left: Option<Duration>,
+    ) -> Result<Execution, String> {
+        match left.filter(|&l| l < self.timeout) {
+            Some(l) => self.run_once_within(req, max_steps, 0, l),
+            None => self.run_patiently(req, max_steps, 0),
+        }
+    }
+
+    fn run_once_within(
+        &mut self,
+        req: &Request,
+        max_steps: usize,
+        probe: u64,
+        allowed: Duration,
+    ) -> Result<Execution, String> {
+        let timeout = self.timeout;
+        self.timeout = timeout.min(allowed);
+        let execution = self.run_as(req, max_steps, probe);
+        self.timeout = timeout;
+        execution
     }
 
     /// Runs the execution of `req` again if it ran past the time limit: a loaded machine
@@ -312,10 +336,7 @@ impl Executor {
         let h = self.hdr();
         let kept = (h.unroll, h.max_threads);
         (h.unroll, h.max_threads) = bounds;
-        let timeout = self.timeout;
-        self.timeout = timeout.min(allowed);
-        let execution = self.run_as(&req, max_steps, probe.encode());
-        self.timeout = timeout;
+        let execution = self.run_once_within(&req, max_steps, probe.encode(), allowed);
         let h = self.hdr();
         (h.unroll, h.max_threads) = kept;
         execution

@@ -422,7 +422,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 break;
             }
         }
-        let mut execution = executor.run(req, opts.max_steps).map_err(Fatal::Server)?;
+        let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
+        let mut execution = (executor.run(req, opts.max_steps, left)).map_err(Fatal::Server)?;
         runs += 1;
         if progress.on {
             // Only the live line shows them: no pass over every execution otherwise.
@@ -438,6 +439,11 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             );
         }
         let end = match &execution.end {
+            // Stopped by --time-limit, not for running too long itself: the run is over.
+            End::TimedOut { .. } if left.is_some_and(|l| l < opts.exec_timeout) => {
+                cut = opts.time_limit.map(Cut::TimeLimit);
+                break;
+            }
             End::TimedOut { running, syscall } => {
                 progress.clear();
                 return Err(hang(
@@ -734,7 +740,7 @@ pub fn replay(
             sleep_from: usize::MAX,
         };
         let execution = executor
-            .run(&req, exec_opts.max_steps)
+            .run(&req, exec_opts.max_steps, None)
             .map_err(Fatal::Server)?;
         runs += 1;
         numbering = executor.numbering();
