@@ -56,7 +56,7 @@ fn fixture(src: &str) -> Fixture {
 
 impl Fixture {
     fn request(&mut self, req: &Request, max_steps: usize) -> Execution {
-        self.exec.run(req, max_steps).unwrap()
+        self.exec.run(req, max_steps, None).unwrap()
     }
 
     /// Follows `schedule` (threads, taking the first alternative where there are
