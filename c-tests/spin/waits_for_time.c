@@ -3,11 +3,14 @@
  * await (no thread can end it, and it is no livelock of the program's): it counts
  * toward --unroll, and the run is cut, `incomplete`, never a false livelock. A loop that
  * waits for another thread's flag instead is an await, and the program is safe (-DFLAG).
+ * Main waiting for time after it joined its thread (-DALONE) is cut too, not left to
+ * hang until --exec-timeout as a loop of main alone that never reads the clock is.
  *
  * cdpor-test
  * run: ; verdict=incomplete contains="cut by --unroll"
  * run: -DCLOCK ; verdict=incomplete contains="cut by --unroll"
  * run: -DFLAG ; verdict=safe
+ * run: -DALONE -DFLAG ; verdict=incomplete contains="cut by --unroll"
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -39,5 +42,10 @@ int main(void) {
     pthread_create(&t, 0, waiter, 0);
     atomic_store(&flag, 1);
     pthread_join(t, 0);
+#ifdef ALONE
+    time_t start = time(0);
+    while (time(0) < start + 1) {
+    }
+#endif
     return 0;
 }

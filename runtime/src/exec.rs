@@ -124,6 +124,8 @@ struct LoopRecord {
     step: u32,
     events: u32,
     changes: u32,
+    /// The thread's reads of the clock at that visit.
+    clocks: u32,
     /// Iterations that count toward `--unroll`.
     iterations: u32,
     /// The threads the thread had created and joined at that visit.
@@ -140,6 +142,7 @@ const NO_RECORD: LoopRecord = LoopRecord {
     step: 0,
     events: 0,
     changes: 0,
+    clocks: 0,
     iterations: 0,
     threads: 0,
     vals: [0; LOOP_VALS],
@@ -168,6 +171,7 @@ impl LoopRecord {
             step,
             events: th.events,
             changes: th.changes,
+            clocks: th.clocks,
             iterations,
             threads: th.children + th.joins,
             ..self
@@ -252,6 +256,7 @@ struct Thread {
     /// changed memory or the synchronization state.
     events: u32,
     changes: u32,
+    clocks: u32,
     loops: [LoopRecord; LOOP_RECORDS],
     /// Its `changes` right after its last condition wait ended spuriously, and after
     /// its last timed wait timed out (cleared when a loop of its moves a value on).
@@ -332,6 +337,7 @@ const UNUSED: Thread = Thread {
     reach: false,
     events: 0,
     changes: 0,
+    clocks: 0,
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
     timeout_mark: None,
@@ -1612,7 +1618,9 @@ pub unsafe extern "C" fn cdpor_lib(fp: Footprint, ctx: *const c_void, site: u32)
 #[no_mangle]
 pub extern "C" fn cdpor_clock_read() {
     let e = ex();
-    e.threads[e.cur as usize].events += 1;
+    let th = &mut e.threads[e.cur as usize];
+    th.events += 1;
+    th.clocks += 1;
 }
 
 /// The head of a loop, reached by the current thread: on entry (`flags` bit 0 clear) a
@@ -1670,8 +1678,9 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // as it knows: main once it has joined every thread there is. Whether another
     // thread has finished without its knowing must not change what it does, or
     // re-executing a schedule in which that thread finished later would not give back
-    // the same events.
-    let alone = t == 0 && e.threads[t].unfinished == 0;
+    // the same events. A loop that waits for the clock is the exception: time stands
+    // still here, so it would hang where the program would not.
+    let alone = t == 0 && e.threads[t].unfinished == 0 && e.threads[t].clocks == rec.clocks;
     let same = rec.same_values(&now);
     let stalls = may_wait && !progressed && same;
     if may_wait && !same {
