@@ -254,6 +254,19 @@ fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
     }
 }
 
+/// Whether an error of this kind is the property checked. Under `--svcomp` only
+/// `reach_error` (and, with `--races`, a data race) is: a crash is undefined behaviour
+/// that SV-COMP does not score on unreach-call, and it may come before a `reach_error`
+/// that another interleaving reaches.
+fn is_property(kind: ErrorKind, svcomp: bool) -> bool {
+    !svcomp || matches!(kind, ErrorKind::Assertion | ErrorKind::DataRace)
+}
+
+/// Whether the errors found so far end the exploration.
+fn answered(errors: &[Found], opts: &Options) -> bool {
+    !opts.keep_going && errors.iter().any(|f| is_property(f.kind, opts.run.svcomp))
+}
+
 struct Progress {
     on: bool,
     last: Instant,
@@ -329,6 +342,7 @@ pub fn explore_in_rounds(
     let mut round = opts.clone();
     let mut rounds = rounds.iter().peekable();
     let mut probes = 0;
+    let mut earlier = Vec::new();
     while let Some(r) = rounds.next() {
         let last = rounds.peek().is_none();
         round.run.unroll = r.unroll;
@@ -352,9 +366,13 @@ pub fn explore_in_rounds(
         let mut s = explore(program, &round)?;
         probes += s.probes;
         s.probes = probes;
+        if s.errors.is_empty() {
+            // Errors other than the property, found with smaller bounds.
+            s.errors = std::mem::take(&mut earlier);
+        }
         let timed_out = matches!(s.cut, Some(Cut::TimeLimit(_)));
         let larger_bounds_may_tell =
-            s.errors.is_empty() && (timed_out || s.cut.is_none() && s.stats.bounded > 0);
+            !answered(&s.errors, opts) && (timed_out || s.cut.is_none() && s.stats.bounded > 0);
         if last || !larger_bounds_may_tell {
             if let (true, Some(total)) = (timed_out, opts.time_limit) {
                 s.cut = Some(Cut::TimeLimit(total));
@@ -362,6 +380,7 @@ pub fn explore_in_rounds(
             s.elapsed = start.elapsed();
             return Ok(s);
         }
+        earlier = s.errors;
     }
     // No rounds: the options' own bounds.
     explore(program, opts)
@@ -393,7 +412,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     } else {
         run_probes(&mut executor, opts, start, &mut errors)?
     };
-    failing += errors.len() as u64;
+    failing += errors.iter().map(|f| f.count).sum::<u64>();
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
     let (mut timeouts_cut, mut stale_spins) = (0, 0);
     let mut unrolled = BTreeSet::new();
@@ -403,7 +422,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     // For developers: every execution's events, to see what the engine explored.
     let trace_executions = std::env::var_os("CDPOR_TRACE").is_some();
     while let Some(req) = engine.next_request() {
-        if !errors.is_empty() && !opts.keep_going {
+        if answered(&errors, opts) {
             break;
         }
         if let Some(sig) = crate::interrupt::requested() {
@@ -532,7 +551,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 count: 1,
             };
             record(&mut errors, &found);
-            if !opts.keep_going {
+            if answered(&errors, opts) {
                 break;
             }
             // Which race of an execution comes first depends on the order of independent
@@ -561,6 +580,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         progress.tick(start, &counts);
     }
     progress.clear();
+    // The property's errors first: the first is the answer.
+    errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
     Ok(Summary {
         stats: engine.stats(),
         assume_blocked,
@@ -667,15 +688,18 @@ fn run_probes(
             }
         }
         if let Some(kind) = classify(&execution.end, opts.run.svcomp) {
-            errors.push(Found {
+            let found = Found {
                 kind,
                 schedule: execution.events.iter().map(Step::of).collect(),
                 execution,
                 index: runs,
                 probe: true,
                 count: 1,
-            });
-            break;
+            };
+            record(errors, &found);
+            if answered(errors, opts) {
+                break;
+            }
         }
     }
     Ok(runs)

@@ -1134,11 +1134,11 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
             schedule::format(&f.schedule, f.execution.names())
         );
         if s.errors.len() > 1 || s.failing > 1 {
-            out += &format!(
-                "\n{} of {} failed; distinct errors:\n",
-                s.failing,
-                plural(s.executions(), "execution")
-            );
+            let mut runs = plural(s.executions(), "execution");
+            if s.probes > 0 {
+                runs += &format!(" and {}", plural(s.probes, "probe"));
+            }
+            out += &format!("\n{} of {runs} failed; distinct errors:\n", s.failing);
             for e in &s.errors {
                 out += &format!(
                     "  {:>6} x {}: {}\n",
