@@ -173,16 +173,30 @@ int __cdpor_pthread_mutex_trylock(pthread_mutex_t *m) {
     return cdpor_sync(CDPOR_K_TRYLOCK, m, __cdpor_site);
 }
 
-/* A timed lock is a trylock that returns ETIMEDOUT (runtime/sched/src/ops/mutex.rs). */
+/* A deadline glibc refuses with EINVAL: a common bug adds nanoseconds to a deadline
+ * without carrying into the seconds. Time is not modelled, but the check is on the
+ * value, which the program gave. (The read is no event: a deadline is the caller's.) */
+static int bad_deadline(const struct timespec *t) {
+    return t->tv_nsec < 0 || t->tv_nsec >= 1000000000L;
+}
+
+/* A timed lock is a trylock that returns ETIMEDOUT (runtime/sched/src/ops/mutex.rs).
+ * glibc checks the deadline only when the lock is busy: a plain trylock then. */
+static int timedlock(pthread_mutex_t *m, const struct timespec *t, uint32_t site) {
+    if (bad_deadline(t)) {
+        int r = cdpor_sync(CDPOR_K_TRYLOCK, m, site);
+        return r == EBUSY ? EINVAL : r;
+    }
+    return cdpor_sync_value(CDPOR_K_TRYLOCK, m, 1, site);
+}
+
 int __cdpor_pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
-    (void)t;
-    return cdpor_sync_value(CDPOR_K_TRYLOCK, m, 1, __cdpor_site);
+    return timedlock(m, t, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t c, const struct timespec *t) {
     (void)c;
-    (void)t;
-    return cdpor_sync_value(CDPOR_K_TRYLOCK, m, 1, __cdpor_site);
+    return timedlock(m, t, __cdpor_site);
 }
 
 int __cdpor_pthread_mutex_unlock(pthread_mutex_t *m) {
@@ -224,13 +238,15 @@ int __cdpor_pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
 }
 
 int __cdpor_pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_sync_value(CDPOR_K_TRYRDLOCK, l, 1, __cdpor_site);
 }
 
 int __cdpor_pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t c, const struct timespec *t) {
     (void)c;
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_sync_value(CDPOR_K_TRYRDLOCK, l, 1, __cdpor_site);
 }
 
@@ -243,13 +259,15 @@ int __cdpor_pthread_rwlock_trywrlock(pthread_rwlock_t *l) {
 }
 
 int __cdpor_pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_sync_value(CDPOR_K_TRYWRLOCK, l, 1, __cdpor_site);
 }
 
 int __cdpor_pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t c, const struct timespec *t) {
     (void)c;
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_sync_value(CDPOR_K_TRYWRLOCK, l, 1, __cdpor_site);
 }
 
@@ -277,14 +295,16 @@ int __cdpor_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
 /* Time is not modelled: the wait may time out whenever it could wake (ops/cond.rs). */
 int __cdpor_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                                    const struct timespec *t) {
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_cond_timedwait(c, m, __cdpor_site);
 }
 
 int __cdpor_pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
                                    const struct timespec *t) {
     (void)k;
-    (void)t;
+    if (bad_deadline(t))
+        return EINVAL;
     return cdpor_cond_timedwait(c, m, __cdpor_site);
 }
 
@@ -520,13 +540,19 @@ int __cdpor_sem_trywait(sem_t *s) {
 /* Time is not modelled: a timed wait is a trywait that returns ETIMEDOUT, which may time
  * out whenever the count is 0 (scheduled after a post, it takes the unit). */
 int __cdpor_sem_timedwait(sem_t *s, const struct timespec *t) {
-    (void)t;
+    if (bad_deadline(t)) {
+        errno = EINVAL;
+        return -1;
+    }
     return sem_result(cdpor_sync_value(CDPOR_K_SEMTRYWAIT, s, 1, __cdpor_site));
 }
 
 int __cdpor_sem_clockwait(sem_t *s, clockid_t c, const struct timespec *t) {
     (void)c;
-    (void)t;
+    if (bad_deadline(t)) {
+        errno = EINVAL;
+        return -1;
+    }
     return sem_result(cdpor_sync_value(CDPOR_K_SEMTRYWAIT, s, 1, __cdpor_site));
 }
 

@@ -17,6 +17,10 @@
 //! object; one that failed for the readers must write it, since a reader's release, which
 //! only reads it, could make it succeed.
 //!
+//! A read or write lock (plain or timed) by the thread that holds the write lock fails
+//! with `EDEADLK`, as glibc's does, instead of waiting for itself; a trylock fails with
+//! `EBUSY` there.
+//!
 //! Each thread counts the read locks it holds (`World::thread_word`), so that an unlock
 //! by a thread that holds none is caught whoever else reads.
 //!
@@ -49,20 +53,18 @@ pub(super) fn footprint(e: &Event) -> Footprint {
     Footprint::one(Range::new(e.addr, SIZE, mode))
 }
 
-/// The rwlock a write lock or successful try-write lock holds exclusively.
+/// The rwlock a successful write lock holds exclusively.
 pub(super) fn acquires(e: &Event) -> Option<u64> {
     match e.kind() {
-        Kind::WrLock => Some(e.addr),
-        Kind::TryWrLock if !e.failed() => Some(e.addr),
+        Kind::WrLock | Kind::TryWrLock if !e.failed() => Some(e.addr),
         _ => None,
     }
 }
 
-/// The rwlock a read lock or successful try-read lock holds shared.
+/// The rwlock a successful read lock holds shared.
 pub(super) fn shares(e: &Event) -> Option<u64> {
     match e.kind() {
-        Kind::RdLock => Some(e.addr),
-        Kind::TryRdLock if !e.failed() => Some(e.addr),
+        Kind::RdLock | Kind::TryRdLock if !e.failed() => Some(e.addr),
         _ => None,
     }
 }
@@ -152,9 +154,10 @@ pub(super) fn attempt(e: &mut Event) {
 }
 
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
+    let mine = writer(w, e.addr) == e.tid + 1;
     match e.kind() {
-        Kind::RdLock => writer(w, e.addr) == 0,
-        Kind::WrLock => writer(w, e.addr) == 0 && readers(w, e.addr) == 0,
+        Kind::RdLock => writer(w, e.addr) == 0 || mine,
+        Kind::WrLock => writer(w, e.addr) == 0 && readers(w, e.addr) == 0 || mine,
         _ => true,
     }
 }
@@ -188,6 +191,14 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
             w.set_sync_word(l, 0);
             w.set_sync_word(l + 4, 0);
         }
+        // A trylock is no timed lock (`value` 0): it fails with `EBUSY` below.
+        Kind::RdLock | Kind::WrLock | Kind::TryRdLock | Kind::TryWrLock
+            if writer(w, l) == me
+                && (e.value != 0 || matches!(e.kind(), Kind::RdLock | Kind::WrLock)) =>
+        {
+            e.flags |= FLAG_FAILED;
+            return EDEADLK;
+        }
         Kind::RdLock | Kind::TryRdLock if writer(w, l) == 0 => {
             w.set_sync_word(l, readers(w, l) + 1);
             w.set_thread_word(e.tid, l, my_reads(w, e.tid, l) + 1);
@@ -215,6 +226,7 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event) -> i32 {
 }
 
 const EPERM: i32 = 1;
+const EDEADLK: i32 = 35;
 const EBUSY: i32 = 16;
 const ETIMEDOUT: i32 = 110;
 
@@ -274,6 +286,31 @@ mod tests {
             misuse(&w, &Event::on(1, Kind::RwUnlock, 64)),
             Some(Misuse::UnlockNotHeld)
         );
+    }
+
+    #[test]
+    fn the_writer_locking_again_fails_with_edeadlk() {
+        let mut w = TestWorld::default();
+        run(&mut w, 1, Kind::WrLock);
+        for k in [Kind::RdLock, Kind::WrLock] {
+            let (e, r) = run(&mut w, 1, k);
+            assert!(r == EDEADLK && e.failed() && acquires(&e).is_none() && shares(&e).is_none());
+        }
+        let timed = |k| Event {
+            value: 1,
+            ..Event::on(1, k, 64)
+        };
+        for k in [Kind::TryRdLock, Kind::TryWrLock] {
+            assert_eq!(execute(&mut w, &mut timed(k), 0), EDEADLK);
+            let (e, r) = run(&mut w, 1, k);
+            assert!(r == EBUSY && e.failed(), "a trylock fails with EBUSY");
+        }
+        assert!(
+            !enabled(&w, &Event::on(2, Kind::RdLock, 64)),
+            "others still wait"
+        );
+        let (_, r) = run(&mut w, 1, Kind::RwUnlock);
+        assert_eq!((r, writer(&w, 64)), (0, 0), "one unlock frees it");
     }
 
     #[test]
