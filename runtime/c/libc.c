@@ -974,44 +974,42 @@ char *__cdpor_ctime(const time_t *t) {
 #define CDPOR_EPOCH 1704067200
 #define CDPOR_PID 4242
 
-static void fp_write_obj(const void *ctx, cdpor_ranges *r) {
-    const struct call *c = ctx;
-    set(r, c->a, c->n, W);
-}
-
-static void write_event(const void *p, size_t n, uint32_t site) {
-    struct call c = {.a = p, .n = n};
-    if (p)
-        event(fp_write_obj, &c, site);
+/* A word of the clock's reading, stored as the runtime's own store: the same each
+ * time (time stands still), so a loop that reads the clock again changes nothing (the
+ * store is silent), and a timed wait there that timed out is not explored again. */
+static void store_word(void *p, uint64_t value, uint32_t site) {
+    _Static_assert(sizeof(time_t) == 8 && sizeof(long) == 8 && sizeof(suseconds_t) == 8,
+                   "the clock's words are 8 bytes");
+    cdpor_store((uint64_t)(uintptr_t)p, 8, value, site);
 }
 
 time_t __cdpor_time(time_t *t) {
     cdpor_clock_read();
-    write_event(t, sizeof *t, __cdpor_site);
     if (t)
-        *t = CDPOR_EPOCH;
+        store_word(t, CDPOR_EPOCH, __cdpor_site);
     return CDPOR_EPOCH;
 }
 
 int __cdpor_gettimeofday(struct timeval *tv, void *tz) {
     (void)tz;
     cdpor_clock_read();
-    write_event(tv, sizeof *tv, __cdpor_site);
     if (tv) {
-        tv->tv_sec = CDPOR_EPOCH;
-        tv->tv_usec = 0;
+        store_word(&tv->tv_sec, CDPOR_EPOCH, __cdpor_site);
+        store_word(&tv->tv_usec, 0, __cdpor_site);
     }
     return 0;
+}
+
+static void store_timespec(struct timespec *ts, uint32_t site) {
+    store_word(&ts->tv_sec, CDPOR_EPOCH, site);
+    store_word(&ts->tv_nsec, 0, site);
 }
 
 int __cdpor_clock_gettime(clockid_t clock, struct timespec *ts) {
     (void)clock;
     cdpor_clock_read();
-    write_event(ts, sizeof *ts, __cdpor_site);
-    if (ts) {
-        ts->tv_sec = CDPOR_EPOCH;
-        ts->tv_nsec = 0;
-    }
+    if (ts)
+        store_timespec(ts, __cdpor_site);
     return 0;
 }
 
@@ -1019,9 +1017,7 @@ int __cdpor_timespec_get(struct timespec *ts, int base) {
     if (base != TIME_UTC)
         return 0;
     cdpor_clock_read();
-    write_event(ts, sizeof *ts, __cdpor_site);
-    ts->tv_sec = CDPOR_EPOCH;
-    ts->tv_nsec = 0;
+    store_timespec(ts, __cdpor_site);
     return base;
 }
 

@@ -113,6 +113,79 @@ const LOOP_VALS: usize = 6;
 /// Loops a thread keeps track of at once (innermost activations first out).
 const LOOP_RECORDS: usize = 6;
 
+/// Writes a `Restore` keeps track of.
+const RESTORE_LOG: usize = 8;
+
+/// The thread's writes since its last wait that ended without a signal (the marks of
+/// `Thread`), each with what its bytes held before: a retry loop that recomputes its
+/// deadline each time (`clock_gettime(&ts); ts.tv_sec += 1;`) writes the same values
+/// again, which changes nothing, so timing out again would only repeat that. Values are
+/// those of the thread's own writes and of what they overwrote, which the writes that
+/// conflict with them decide: the same in every execution of a trace.
+#[derive(Clone, Copy)]
+struct Restore {
+    /// The thread's `changes` at that wait, and the writes since (each a change).
+    base: u32,
+    writes: u32,
+    /// More writes than the log holds, or one it cannot compare.
+    full: bool,
+    n: usize,
+    /// Address, length, bytes before the first write, bytes of the last.
+    log: [(u64, u32, u64, u64); RESTORE_LOG],
+}
+
+const NO_RESTORE: Restore = Restore {
+    base: 0,
+    writes: 0,
+    full: false,
+    n: 0,
+    log: [(0, 0, 0, 0); RESTORE_LOG],
+};
+
+impl Restore {
+    fn from(changes: u32) -> Restore {
+        Restore {
+            base: changes,
+            ..NO_RESTORE
+        }
+    }
+
+    /// The thread wrote `value` over `before` (the bytes at `addr`, if known).
+    fn wrote(&mut self, addr: u64, len: u32, before: Option<u64>, value: Option<u64>) {
+        self.writes += 1;
+        let (Some(before), Some(value), false) = (before, value, self.full || len > 8) else {
+            self.full = true;
+            return;
+        };
+        let end = addr + len as u64;
+        let log = &mut self.log[..self.n];
+        if let Some(w) = log
+            .iter_mut()
+            .find(|w| w.0 < end && addr < w.0 + w.1 as u64)
+        {
+            if (w.0, w.1) == (addr, len) {
+                w.3 = value;
+            } else {
+                self.full = true;
+            }
+        } else if self.n == RESTORE_LOG {
+            self.full = true;
+        } else {
+            self.log[self.n] = (addr, len, before, value);
+            self.n += 1;
+        }
+    }
+
+    /// Did the thread, now at `changes`, change nothing since the wait at `mark` but
+    /// write bytes back as they were?
+    fn undone(&self, mark: u32, changes: u32) -> bool {
+        self.base == mark
+            && !self.full
+            && changes.wrapping_sub(mark) == self.writes
+            && self.log[..self.n].iter().all(|w| w.2 == w.3)
+    }
+}
+
 /// A thread's last visit of the head of one activation of a loop.
 #[derive(Clone, Copy)]
 struct LoopRecord {
@@ -262,6 +335,7 @@ struct Thread {
     /// its last timed wait timed out (cleared when a loop of its moves a value on).
     spurious_mark: Option<u32>,
     timeout_mark: Option<u32>,
+    restore: Restore,
     /// The step after that timeout: what the thread read from there on decides whether
     /// its next timed wait can end otherwise.
     timed_out_at: usize,
@@ -341,6 +415,7 @@ const UNUSED: Thread = Thread {
     loops: [NO_RECORD; LOOP_RECORDS],
     spurious_mark: None,
     timeout_mark: None,
+    restore: NO_RESTORE,
     timed_out_at: 0,
     wait_without_timeout: None,
     own_word: 0,
@@ -1119,6 +1194,13 @@ impl Exec {
                     // Still a write for dependence, as for Nidhugg and GenMC: two threads'
                     // `x = x + 1` that both stored 1 are two traces.
                     ev.flags |= FLAG_SILENT;
+                } else {
+                    let th = &mut self.threads[self.cur as usize];
+                    if th.spurious_mark.is_some() || th.timeout_mark.is_some() {
+                        let value = (ev.flags & FLAG_VALUE != 0).then_some(ev.value & mask(ev.len));
+                        th.restore
+                            .wrote(ev.addr, ev.len, probe::load(ev.addr, ev.len), value);
+                    }
                 }
                 if ev.flags & FLAG_STORE != 0 {
                     let n = (ev.len as usize).min(8);
@@ -1651,11 +1733,14 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
             return;
         };
         let rec = e.threads[t].loops[i];
-        if found && back && rec.changes == sec.changes && rec.same_values(&now) {
+        let clocks = e.threads[t].clocks;
+        let same = rec.changes == sec.changes && rec.clocks == clocks && rec.same_values(&now);
+        if found && back && same {
             cdpor_assume(0, site);
         }
         e.threads[t].loops[i] = LoopRecord {
             changes: sec.changes,
+            clocks,
             ..now
         };
         return;
@@ -1682,10 +1767,15 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // still here, so it would hang where the program would not.
     let alone = t == 0 && e.threads[t].unfinished == 0 && e.threads[t].clocks == rec.clocks;
     let same = rec.same_values(&now);
-    let stalls = may_wait && !progressed && same;
-    if may_wait && !same {
-        // A value of the loop moved on (a retry counter): the thread's next condition
-        // wait may end without a signal again, however its last one ended.
+    // Time stands still here, but not in the program's intent: an iteration that read
+    // the clock waits for time to pass, which no other thread does, so it is no await
+    // (it would be a livelock) but counts toward --unroll (`looked`).
+    let timed = e.threads[t].clocks != rec.clocks;
+    let stalls = may_wait && !progressed && same && !timed;
+    if !same || !may_wait {
+        // A value of the loop moved on (a retry counter), or may have (an effect the
+        // runtime does not see): the thread's next condition wait may end without a
+        // signal again, however its last one ended.
         let th = &mut e.threads[t];
         th.spurious_mark = None;
         th.timeout_mark = None;
@@ -1939,9 +2029,12 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     let t = e.cur as usize;
     let no_spurious = e.hdr().flags & shm::FLAG_NO_SPURIOUS != 0;
     let th = &e.threads[t];
-    let spurious = !no_spurious && th.spurious_mark != Some(th.changes);
+    let still = |mark: Option<u32>| {
+        mark.is_some_and(|m| m == th.changes || th.restore.undone(m, th.changes))
+    };
+    let spurious = !no_spurious && !still(th.spurious_mark);
     let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
-    let ruled_out = timed && th.timeout_mark == Some(th.changes);
+    let ruled_out = timed && still(th.timeout_mark);
     if timed && !ruled_out {
         flags |= ops::cond::FLAG_TIMED;
     }
@@ -1978,6 +2071,7 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     // This wait changed nothing either: the other way of waking stays as ruled out as
     // it was.
     let now = Some(th.changes);
+    th.restore = Restore::from(th.changes);
     if th.spurious_mark.is_some() {
         th.spurious_mark = now;
     }

@@ -156,6 +156,25 @@ fn natural_loops(f: LLVMValueRef) -> Vec<Loop> {
     loops
 }
 
+/// Is `call` an inline `asm` that is only a hint to the CPU or a compiler barrier, as
+/// spin loops' `cpu_relax()` is (`pause`, `rep; nop`, `yield`, or nothing with a memory
+/// clobber)? Without operands it can change nothing a loop could depend on.
+fn is_hint_asm(call: LLVMValueRef) -> bool {
+    const HINTS: &[&str] = &["", "pause", "nop", "rep", "rep nop", "yield"];
+    unsafe {
+        let target = LLVMGetOperand(call, (LLVMGetNumOperands(call) - 1) as u32);
+        if LLVMIsAInlineAsm(target).is_null() || LLVMGetNumOperands(call) != 1 {
+            return false;
+        }
+        let mut len = 0;
+        let text = LLVMGetInlineAsmAsmString(target, &mut len);
+        let text = std::slice::from_raw_parts(text as *const u8, len);
+        let text = String::from_utf8_lossy(text).to_ascii_lowercase();
+        text.split([';', '\n'])
+            .all(|i| HINTS.contains(&i.split_whitespace().collect::<Vec<_>>().join(" ").as_str()))
+    }
+}
+
 /// Library functions without effects a loop could depend on (no hidden state, no
 /// memory but what their instrumented events say).
 fn without_hidden_effects(name: &str) -> bool {
@@ -171,17 +190,6 @@ fn without_hidden_effects(name: &str) -> bool {
         "strndup",
     ];
     const INPUT: &[&str] = &["fread", "fgets", "read"];
-    // Time stands still in cdpor, but not in the program's intent: a loop that reads
-    // the clock waits for time to pass, which no other thread does, so it is no await
-    // (it would be a livelock) but bounded by --unroll.
-    const CLOCK: &[&str] = &[
-        "time",
-        "gettimeofday",
-        "clock_gettime",
-        "clock",
-        "timespec_get",
-        "rdtsc",
-    ];
     const PURE: &[&str] = &[
         "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
         "llabs", "toupper", "tolower", "isalpha", "isdigit", "isalnum", "isspace", "isupper",
@@ -189,7 +197,7 @@ fn without_hidden_effects(name: &str) -> bool {
     ];
     let name = externals::source_name(name);
     if let Some(to) = externals::redirect(name) {
-        return !ALLOCATOR.contains(&to) && !INPUT.contains(&to) && !CLOCK.contains(&to);
+        return !ALLOCATOR.contains(&to) && !INPUT.contains(&to);
     }
     // `errno`'s address: the runtime compares `errno` from one iteration to the next.
     PURE.contains(&name)
@@ -214,7 +222,7 @@ impl Pass<'_, '_> {
         memo: &mut HashMap<LLVMValueRef, bool>,
     ) -> bool {
         let Some(f) = callee(call) else {
-            return false;
+            return is_hint_asm(call);
         };
         let name = value_name(f);
         if name.starts_with("__cdpor_") {
