@@ -5,7 +5,12 @@
  * again (else each round doubled the executions until --unroll). With nothing to set
  * `ready`, the waiter waits for ever: a deadlock (-DNEVER). With a retry counter that
  * gives up after 3 rounds, each round differs, and the program ends in every execution,
- * also when the counter is a volatile local, whose writes are no events (-DVOLATILE).
+ * also when the counter is a volatile local, whose writes are no events (-DVOLATILE), and
+ * when it counts only timeouts, in a global, so that a timeout, the count, then a
+ * spurious wake-up leave the next wait free to time out again (-DTIMEOUTS: it was a
+ * false deadlock). A deadline that moves one second on each round (-DLATER) makes each
+ * round new: each wait that could end without a signal doubles the executions, so a
+ * thread stops after 12 such ends, cut by --unroll, honestly incomplete.
  *
  * cdpor-test
  * run: ; verdict=safe executions=8
@@ -15,13 +20,17 @@
  * run: -DNEVER -DGIVE_UP ; verdict=safe executions=8
  * run: -DNEVER -DGIVE_UP --algorithm none ; verdict=safe
  * run: -DNEVER -DGIVE_UP -DVOLATILE ; verdict=safe executions=8
+ * run: -DNEVER -DTIMEOUTS ; verdict=safe
+ * run: -DNEVER -DTIMEOUTS --algorithm none ; verdict=safe
+ * run: -DNEVER -DLATER ; verdict=incomplete contains="cut by --unroll"
  */
+#include <errno.h>
 #include <pthread.h>
 #include <time.h>
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t c = PTHREAD_COND_INITIALIZER;
-int ready;
+int ready, timeouts;
 
 static void *waiter(void *arg) {
     (void)arg;
@@ -30,13 +39,26 @@ static void *waiter(void *arg) {
     for (volatile int tries = 0; !ready && tries < 3; tries++) {
 #elif defined(GIVE_UP)
     for (int tries = 0; !ready && tries < 3; tries++) {
+#elif defined(TIMEOUTS)
+    while (!ready && timeouts < 2) {
 #else
     while (!ready) {
 #endif
+#ifdef LATER
+        static struct timespec deadline;
+        if (!deadline.tv_sec)
+            clock_gettime(CLOCK_REALTIME, &deadline);
+#else
         struct timespec deadline;
         clock_gettime(CLOCK_REALTIME, &deadline);
+#endif
         deadline.tv_sec += 1;
-        pthread_cond_timedwait(&c, &m, &deadline);
+        int r = pthread_cond_timedwait(&c, &m, &deadline);
+#ifdef TIMEOUTS
+        if (r == ETIMEDOUT)
+            timeouts++;
+#endif
+        (void)r;
     }
     pthread_mutex_unlock(&m);
     return 0;

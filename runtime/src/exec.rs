@@ -113,6 +113,9 @@ const LOOP_VALS: usize = 6;
 /// Loops a thread keeps track of at once (innermost activations first out).
 const LOOP_RECORDS: usize = 6;
 
+/// Condition waits of a thread that may end without a signal, in one execution.
+const UNSIGNALLED: u32 = 12;
+
 /// Writes a `Restore` keeps track of.
 const RESTORE_LOG: usize = 8;
 
@@ -310,6 +313,8 @@ struct Thread {
     errno: c_int,
     /// Where the loop iteration after which it spins began (`awaits::stale`).
     spin_from: usize,
+    /// The iteration after which it spins read the clock: it may wait for time to pass.
+    spin_timed: bool,
     /// How it crashed, once it has: signal, faulting address, instruction, and the site
     /// of the last library call it made (where a fault inside the library comes from).
     crash: (c_int, u64, u64, u32),
@@ -336,6 +341,8 @@ struct Thread {
     spurious_mark: Option<u32>,
     timeout_mark: Option<u32>,
     restore: Restore,
+    /// Its condition waits that ended without a signal (`UNSIGNALLED`).
+    unsignalled: u32,
     /// The step after that timeout: what the thread read from there on decides whether
     /// its next timed wait can end otherwise.
     timed_out_at: usize,
@@ -375,6 +382,7 @@ const NO_TID: Tid = Tid::MAX;
 
 const UNUSED: Thread = Thread {
     spin_from: 0,
+    spin_timed: false,
     status: Status::Unused,
     pending: Event {
         addr: 0,
@@ -416,6 +424,7 @@ const UNUSED: Thread = Thread {
     spurious_mark: None,
     timeout_mark: None,
     restore: NO_RESTORE,
+    unsignalled: 0,
     timed_out_at: 0,
     wait_without_timeout: None,
     own_word: 0,
@@ -864,6 +873,11 @@ impl Exec {
                     (Outcome::TimedWaitCut, t)
                 } else if let Some(t) = live.iter().find(|&t| self.stale(t)) {
                     (Outcome::StaleSpin, t)
+                } else if let Some(t) = live.iter().find(|&t| {
+                    let th = &self.threads[t as usize];
+                    awaits::spins(&th.pending) && th.spin_timed
+                }) {
+                    (Outcome::LoopBound, t)
                 } else if let Some(t) = live
                     .iter()
                     .find(|&t| awaits::spins(&self.threads[t as usize].pending))
@@ -1768,10 +1782,11 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let alone = t == 0 && e.threads[t].unfinished == 0 && e.threads[t].clocks == rec.clocks;
     let same = rec.same_values(&now);
     // Time stands still here, but not in the program's intent: an iteration that read
-    // the clock waits for time to pass, which no other thread does, so it is no await
-    // (it would be a livelock) but counts toward --unroll (`looked`).
+    // the clock may wait for time to pass, which no other thread does. It waits as any
+    // other for what it read to change (a lock it retries with a deadline), but where
+    // nothing else can happen its thread is cut, not in a livelock (`choose`).
     let timed = e.threads[t].clocks != rec.clocks;
-    let stalls = may_wait && !progressed && same && !timed;
+    let stalls = may_wait && !progressed && same;
     if !same || !may_wait {
         // A value of the loop moved on (a retry counter), or may have (an effect the
         // runtime does not see): the thread's next condition wait may end without a
@@ -1795,6 +1810,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     }
     if stalls {
         e.in_runtime = true;
+        e.threads[t].spin_timed = timed;
         e.spin(rec.step as usize, site)
     } else if looked {
         // It looked and changed nothing, but its own values moved on (a counter): no
@@ -2032,11 +2048,20 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     let still = |mark: Option<u32>| {
         mark.is_some_and(|m| m == th.changes || th.restore.undone(m, th.changes))
     };
-    let spurious = !no_spurious && !still(th.spurious_mark);
+    let spurious_ruled_out = still(th.spurious_mark);
+    let spurious = !no_spurious && !spurious_ruled_out;
     let mut flags = if spurious { FLAG_SPURIOUS } else { 0 };
     let ruled_out = timed && still(th.timeout_mark);
     if timed && !ruled_out {
         flags |= ops::cond::FLAG_TIMED;
+    }
+    // Each wait that can end without a signal doubles the executions of a loop whose
+    // state moves on every round (a deadline one second later each time): past
+    // UNSIGNALLED such ends, the thread stops there, and the execution counts as cut
+    // by --unroll, as its loop is.
+    if flags != 0 && th.unsignalled >= UNSIGNALLED {
+        e.in_runtime = true;
+        e.cut_by_unroll(site)
     }
     let wait_step = e.sched.step();
     e.threads[t].wait_without_timeout = ruled_out.then_some(wait_step);
@@ -2072,11 +2097,18 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     // it was.
     let now = Some(th.changes);
     th.restore = Restore::from(th.changes);
-    if th.spurious_mark.is_some() {
+    th.unsignalled += 1;
+    // Only a way that was ruled out for this wait stays so (not one that was offered,
+    // after a change since it was last taken).
+    if spurious_ruled_out {
         th.spurious_mark = now;
+    } else {
+        th.spurious_mark = None;
     }
-    if th.timeout_mark.is_some() {
+    if ruled_out {
         th.timeout_mark = now;
+    } else {
+        th.timeout_mark = None;
     }
     if timed {
         th.timeout_mark = now;
