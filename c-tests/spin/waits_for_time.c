@@ -5,12 +5,15 @@
  * waits for another thread's flag instead is an await, and the program is safe (-DFLAG).
  * Main waiting for time after it joined its thread (-DALONE) is cut too, not left to
  * hang until --exec-timeout as a loop of main alone that never reads the clock is.
+ * Waiting for the flag or five seconds, whichever comes first (-DEITHER), is no await
+ * either: the flag may come late, so never `safe`.
  *
  * cdpor-test
  * run: ; verdict=incomplete contains="cut by --unroll"
  * run: -DCLOCK ; verdict=incomplete contains="cut by --unroll"
  * run: -DFLAG ; verdict=safe
  * run: -DALONE -DFLAG ; verdict=incomplete contains="cut by --unroll"
+ * run: -DEITHER ; verdict=incomplete contains="cut by --unroll"
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,7 +23,11 @@ atomic_int flag;
 
 void *waiter(void *arg) {
     (void)arg;
-#if defined(FLAG)
+#if defined(EITHER)
+    time_t start = time(0);
+    while (!atomic_load(&flag) && time(0) < start + 5) {
+    }
+#elif defined(FLAG)
     while (!atomic_load(&flag)) {
     }
 #elif defined(CLOCK)

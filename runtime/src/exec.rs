@@ -313,8 +313,6 @@ struct Thread {
     errno: c_int,
     /// Where the loop iteration after which it spins began (`awaits::stale`).
     spin_from: usize,
-    /// The iteration after which it spins read the clock: it may wait for time to pass.
-    spin_timed: bool,
     /// How it crashed, once it has: signal, faulting address, instruction, and the site
     /// of the last library call it made (where a fault inside the library comes from).
     crash: (c_int, u64, u64, u32),
@@ -382,7 +380,6 @@ const NO_TID: Tid = Tid::MAX;
 
 const UNUSED: Thread = Thread {
     spin_from: 0,
-    spin_timed: false,
     status: Status::Unused,
     pending: Event {
         addr: 0,
@@ -873,11 +870,6 @@ impl Exec {
                     (Outcome::TimedWaitCut, t)
                 } else if let Some(t) = live.iter().find(|&t| self.stale(t)) {
                     (Outcome::StaleSpin, t)
-                } else if let Some(t) = live.iter().find(|&t| {
-                    let th = &self.threads[t as usize];
-                    awaits::spins(&th.pending) && th.spin_timed
-                }) {
-                    (Outcome::LoopBound, t)
                 } else if let Some(t) = live
                     .iter()
                     .find(|&t| awaits::spins(&self.threads[t as usize].pending))
@@ -1782,11 +1774,11 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let alone = t == 0 && e.threads[t].unfinished == 0 && e.threads[t].clocks == rec.clocks;
     let same = rec.same_values(&now);
     // Time stands still here, but not in the program's intent: an iteration that read
-    // the clock may wait for time to pass, which no other thread does. It waits as any
-    // other for what it read to change (a lock it retries with a deadline), but where
-    // nothing else can happen its thread is cut, not in a livelock (`choose`).
+    // the clock waits for time to pass, which no other thread does, so it is no await
+    // (that would leave out what the program does once the time has passed, and call
+    // a wait for time a livelock) but counts toward --unroll (`looked`).
     let timed = e.threads[t].clocks != rec.clocks;
-    let stalls = may_wait && !progressed && same;
+    let stalls = may_wait && !progressed && same && !timed;
     if !same || !may_wait {
         // A value of the loop moved on (a retry counter), or may have (an effect the
         // runtime does not see): the thread's next condition wait may end without a
@@ -1810,7 +1802,6 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     }
     if stalls {
         e.in_runtime = true;
-        e.threads[t].spin_timed = timed;
         e.spin(rec.step as usize, site)
     } else if looked {
         // It looked and changed nothing, but its own values moved on (a counter): no
