@@ -2084,13 +2084,11 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
         th.timeout_mark = None;
         return 0;
     }
-    // This wait changed nothing either: the other way of waking stays as ruled out as
-    // it was.
+    // This wait changed nothing either: the other way of waking stays ruled out if it
+    // was for this wait (not if it was offered, after a change since it was taken).
     let now = Some(th.changes);
     th.restore = Restore::from(th.changes);
     th.unsignalled += 1;
-    // Only a way that was ruled out for this wait stays so (not one that was offered,
-    // after a change since it was last taken).
     if spurious_ruled_out {
         th.spurious_mark = now;
     } else {
