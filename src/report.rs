@@ -975,36 +975,51 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
         ));
     }
     if s.loop_bounded > 0 {
-        // Under --svcomp, an allocation the heap cannot meet stops its thread as a loop
-        // bound does (SV-COMP assumes malloc never fails).
-        let (allocations, loops): (Vec<u32>, Vec<u32>) = s
-            .unrolled
-            .iter()
-            .partition(|&&site| namer.site(site).is_some_and(|x| x.op.contains("alloc")));
+        // Sites that stopped a thread for good: loops past --unroll, condition waits that
+        // could end without a signal once more (`ops::cond::UNSIGNALLED`) and, under
+        // --svcomp, allocations the heap cannot meet (SV-COMP assumes malloc never fails).
+        let op = |site: u32| namer.site(site).map_or(String::new(), |x| x.op.clone());
+        let alloc = |site: u32| op(site).contains("alloc");
+        let wait = |site: u32| ["cond_", "cnd_"].iter().any(|w| op(site).contains(w));
+        let at = |pick: &dyn Fn(u32) -> bool| -> Vec<String> {
+            (s.unrolled.iter().copied())
+                .filter(|&site| pick(site))
+                .map(|site| namer.location(site))
+                .filter(|l| !l.is_empty())
+                .collect()
+        };
+        let allocations = at(&alloc);
         if !allocations.is_empty() {
-            let at: Vec<String> = allocations
-                .iter()
-                .map(|&site| namer.location(site))
-                .collect();
             parts.push(format!(
                 "cut where an allocation was larger than a thread's heap of 4 GiB (at {}), which SV-COMP assumes never fails",
-                at.join(", ")
+                allocations.join(", ")
             ));
         }
-        let loops: Vec<String> = loops
-            .iter()
-            .map(|&site| namer.location(site))
-            .filter(|l| !l.is_empty())
-            .collect();
-        let which = match loops.len() {
-            0 => "a loop".to_string(),
-            1 => format!("the loop at {}", loops[0]),
-            _ => format!("the loops at {}", loops.join(", ")),
-        };
-        if !loops.is_empty() || allocations.is_empty() {
+        let (waits, loops) = (at(&wait), at(&|site| !alloc(site) && !wait(site)));
+        let mut why = Vec::new();
+        match loops.len() {
+            0 => {}
+            1 => why.push(format!("the loop at {} ran that many iterations", loops[0])),
+            _ => why.push(format!(
+                "the loops at {} ran that many iterations",
+                loops.join(", ")
+            )),
+        }
+        if !waits.is_empty() {
+            why.push(format!(
+                "a thread's condition wait at {} could end without a signal after {} such ends",
+                waits.join(", "),
+                cdpor_sched::ops::cond::UNSIGNALLED
+            ));
+        }
+        if why.is_empty() && allocations.is_empty() {
+            why.push("a loop ran that many iterations".into());
+        }
+        if !why.is_empty() {
             parts.push(format!(
-                "{} cut by --unroll ({which} ran that many iterations)",
-                plural(s.loop_bounded, "execution")
+                "{} cut by --unroll ({})",
+                plural(s.loop_bounded, "execution"),
+                why.join("; ")
             ));
         }
     }

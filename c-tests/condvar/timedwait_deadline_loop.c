@@ -22,7 +22,7 @@
  * run: -DNEVER -DGIVE_UP -DVOLATILE ; verdict=safe executions=8
  * run: -DNEVER -DTIMEOUTS ; verdict=safe
  * run: -DNEVER -DTIMEOUTS --algorithm none ; verdict=safe
- * run: -DNEVER -DLATER ; verdict=incomplete contains="cut by --unroll"
+ * run: -DNEVER -DLATER ; verdict=incomplete contains="cut by --unroll (a thread's condition wait"
  */
 #include <errno.h>
 #include <pthread.h>

@@ -113,9 +113,6 @@ const LOOP_VALS: usize = 6;
 /// Loops a thread keeps track of at once (innermost activations first out).
 const LOOP_RECORDS: usize = 6;
 
-/// Condition waits of a thread that may end without a signal, in one execution.
-const UNSIGNALLED: u32 = 12;
-
 /// Writes a `Restore` keeps track of.
 const RESTORE_LOG: usize = 8;
 
@@ -339,7 +336,7 @@ struct Thread {
     spurious_mark: Option<u32>,
     timeout_mark: Option<u32>,
     restore: Restore,
-    /// Its condition waits that ended without a signal (`UNSIGNALLED`).
+    /// Its condition waits that ended without a signal (`ops::cond::UNSIGNALLED`).
     unsignalled: u32,
     /// The step after that timeout: what the thread read from there on decides whether
     /// its next timed wait can end otherwise.
@@ -2046,11 +2043,7 @@ fn cond_wait(cond: *mut c_void, mutex: *mut c_void, timed: bool, site: u32) -> c
     if timed && !ruled_out {
         flags |= ops::cond::FLAG_TIMED;
     }
-    // Each wait that can end without a signal doubles the executions of a loop whose
-    // state moves on every round (a deadline one second later each time): past
-    // UNSIGNALLED such ends, the thread stops there, and the execution counts as cut
-    // by --unroll, as its loop is.
-    if flags != 0 && th.unsignalled >= UNSIGNALLED {
+    if flags != 0 && th.unsignalled >= ops::cond::UNSIGNALLED {
         e.in_runtime = true;
         e.cut_by_unroll(site)
     }

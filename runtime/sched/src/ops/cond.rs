@@ -25,6 +25,10 @@ use crate::event::{Event, Kind, Tid, FLAG_FAILED, FLAG_SPURIOUS};
 
 /// `sizeof(pthread_cond_t)` on x86_64 glibc.
 pub const SIZE: u64 = 48;
+/// Waits of a thread, in one execution, that may end without a signal: each doubles the
+/// executions of a loop whose state moves on every round (a deadline one second later
+/// each time), so the next one stops the thread, cut as `--unroll` cuts a loop.
+pub const UNSIGNALLED: u32 = 12;
 /// Flag on a `CondWait`: a timed wait; on a `CondWake`: the wait timed out.
 pub const FLAG_TIMED: u8 = 64;
 
