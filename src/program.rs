@@ -66,7 +66,7 @@ impl std::fmt::Display for BuildError {
             BuildError::Missing(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             BuildError::Compile(d) => write!(f, "the program does not compile:\n{}", d.trim_end()),
             BuildError::Rejected(r) => write!(f, "{r}"),
-            BuildError::Link(d) => write!(f, "the program does not link:\n{}", d.trim_end()),
+            BuildError::Link(d) => write!(f, "the program does not link: {}", d.trim_end()),
             BuildError::Setup(m) => write!(f, "{m}"),
         }
     }
@@ -148,10 +148,19 @@ fn run(cmd: &mut Command) -> Result<std::process::Output, BuildError> {
         .map_err(|e| BuildError::Setup(format!("cannot run {:?}: {e}", cmd.get_program())))
 }
 
-/// A module to link: LLVM bitcode (the user's, or clang's from a C file) or textual IR.
+/// A module to link: LLVM bitcode (the user's, or clang's from a C file) or textual IR,
+/// and the file the user gave for it.
 enum Unit {
-    Bitcode(PathBuf),
-    Ir(PathBuf),
+    Bitcode(PathBuf, PathBuf),
+    Ir(PathBuf, PathBuf),
+}
+
+impl Unit {
+    fn source(&self) -> &Path {
+        match self {
+            Unit::Bitcode(_, s) | Unit::Ir(_, s) => s,
+        }
+    }
 }
 
 /// A C99 `inline` function without an `extern` declaration has no external definition,
@@ -187,11 +196,11 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
     for (i, source) in opts.sources.iter().enumerate() {
         let c = match source.extension().and_then(|e| e.to_str()) {
             Some("bc") => {
-                units.push(Unit::Bitcode(source.clone()));
+                units.push(Unit::Bitcode(source.clone(), source.clone()));
                 continue;
             }
             Some("ll") => {
-                units.push(Unit::Ir(source.clone()));
+                units.push(Unit::Ir(source.clone(), source.clone()));
                 continue;
             }
             _ => source,
@@ -216,7 +225,7 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
                 String::from_utf8_lossy(&out.stderr).into_owned(),
             ));
         }
-        units.push(Unit::Bitcode(bitcode));
+        units.push(Unit::Bitcode(bitcode, source.clone()));
     }
 
     let (instrumented, arrays) = instrument_to_object(&units, &object)?;
@@ -243,6 +252,7 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
     if !out.status.success() {
         return Err(BuildError::Link(linker_diagnostics(
             &String::from_utf8_lossy(&out.stderr),
+            &object,
         )));
     }
     // CDPOR_KEEP=1 keeps the build products (prog.ll: the instrumented program).
@@ -276,10 +286,13 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
     })
 }
 
-/// The linker's complaints about the program, without its warnings about the runtime's
-/// own use of glibc in a static link (which name no file of the user's).
-fn linker_diagnostics(stderr: &str) -> String {
-    let mut out = String::new();
+/// The linker's complaints about the program, in the user's terms: each problem on one
+/// line that names the user's file and symbol, never cdpor's work directory or the
+/// runtime's own use of glibc in a static link.
+fn linker_diagnostics(stderr: &str, object: &Path) -> String {
+    let object = format!("{}:", object.display());
+    let mut problems: Vec<String> = Vec::new();
+    let mut function: Option<String> = None;
     let mut skip_next = false;
     for line in stderr.lines() {
         if std::mem::take(&mut skip_next) && line.contains("statically linked applications") {
@@ -289,10 +302,56 @@ fn linker_diagnostics(stderr: &str) -> String {
             skip_next = true;
             continue;
         }
-        out.push_str(line);
-        out.push('\n');
+        if line.contains("linker command failed") {
+            continue;
+        }
+        // `/usr/bin/ld: `, or whichever linker clang ran.
+        let line = match line.split_once(": ") {
+            Some((tool, rest)) if tool.ends_with("ld") || tool.ends_with("ld.lld") => rest,
+            _ => line,
+        };
+        let line = line
+            .strip_prefix(object.as_str())
+            .unwrap_or(line)
+            .trim_start();
+        if let Some(f) = line
+            .strip_prefix("in function `")
+            .and_then(|r| r.strip_suffix("':"))
+        {
+            function = Some(source_function(f).to_string());
+            continue;
+        }
+        // What remains of a place in the object without debug information: `(.text+0x1a)`.
+        let (place, what) = match line.split_once(": ") {
+            Some((place, what)) if place.starts_with('(') => (String::new(), what),
+            Some((place, what))
+                if place
+                    .rsplit_once(':')
+                    .is_some_and(|(_, l)| l.parse::<u32>().is_ok()) =>
+            {
+                (format!("{}: ", crate::symbols::short(place)), what)
+            }
+            _ => (String::new(), line),
+        };
+        let what = what.replace('\'', "`");
+        let within = match (&function, what.starts_with("undefined reference")) {
+            (Some(f), true) => format!(" (in `{f}`)"),
+            (None, true) if line.starts_with('(') => " (in a global's initial value)".into(),
+            _ => String::new(),
+        };
+        problems.push(format!("{place}{what}{within}"));
     }
-    out
+    problems.dedup();
+    problems.join("\n")
+}
+
+/// The program's name for a function of its object.
+fn source_function(name: &str) -> &str {
+    if name == instrument::USER_MAIN {
+        "main"
+    } else {
+        name
+    }
 }
 
 fn target_machine() -> Result<TargetMachine, BuildError> {
@@ -317,8 +376,8 @@ fn target_machine() -> Result<TargetMachine, BuildError> {
 /// which would keep `sroa,mem2reg` from taking its locals out of memory.
 fn load<'c>(unit: &Unit, context: &'c Context) -> Result<Module<'c>, BuildError> {
     let (path, what, module) = match unit {
-        Unit::Bitcode(p) => (p, "bitcode", Module::parse_bitcode_from_path(p, context)),
-        Unit::Ir(p) => (
+        Unit::Bitcode(p, _) => (p, "bitcode", Module::parse_bitcode_from_path(p, context)),
+        Unit::Ir(p, _) => (
             p,
             "IR",
             MemoryBuffer::create_from_file(p).and_then(|b| context.create_module_from_ir(b)),
@@ -341,10 +400,25 @@ fn instrument_to_object(
     let context = Context::create();
     let (first, rest) = units.split_first().expect("at least one input file");
     let module = load(first, &context)?;
+    // Who defined each name first, to name both files of a clash.
+    let mut defined = HashMap::new();
+    note_definitions(&module, first.source(), &mut defined);
     for unit in rest {
+        let next = load(unit, &context)?;
+        let clash = definitions(&next).find_map(|(name, strong)| {
+            let (first, first_strong) = defined.get(&name)?;
+            (strong && *first_strong).then_some((name, first))
+        });
+        if let Some((name, first)) = clash {
+            let (a, b) = (first.display(), unit.source().display());
+            return Err(BuildError::Link(format!(
+                "`{name}` is defined in both {a} and {b}"
+            )));
+        }
+        note_definitions(&next, unit.source(), &mut defined);
         module
-            .link_in_module(load(unit, &context)?)
-            .map_err(|e| BuildError::Link(e.to_string()))?;
+            .link_in_module(next)
+            .map_err(|e| BuildError::Link(format!("{}: {e}", unit.source().display())))?;
     }
     let tm = target_machine()?;
     module.set_triple(&tm.get_triple());
@@ -367,6 +441,42 @@ fn instrument_to_object(
         instrumented,
         instrument::array_globals(&module, &tm.get_target_data()),
     ))
+}
+
+/// The names a module defines for other modules, each with whether its definition is a
+/// strong one (two strong definitions of a name clash; weak, common and inline ones merge).
+fn definitions<'m>(module: &'m Module) -> impl Iterator<Item = (String, bool)> + 'm {
+    use inkwell::module::Linkage;
+    let functions = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .map(|f| f.as_global_value());
+    let globals = module
+        .get_globals()
+        .filter(|g| g.get_initializer().is_some());
+    functions.chain(globals).filter_map(|g| {
+        let strong = match g.get_linkage() {
+            Linkage::Internal | Linkage::Private | Linkage::AvailableExternally => return None,
+            Linkage::External => true,
+            _ => false,
+        };
+        Some((g.get_name().to_string_lossy().into_owned(), strong))
+    })
+}
+
+fn note_definitions(
+    module: &Module,
+    source: &Path,
+    defined: &mut HashMap<String, (PathBuf, bool)>,
+) {
+    for (name, strong) in definitions(module) {
+        let e = defined
+            .entry(name)
+            .or_insert((source.to_path_buf(), strong));
+        if strong && !e.1 {
+            *e = (source.to_path_buf(), true);
+        }
+    }
 }
 
 /// Instruments a module and returns its IR, for tests of the pass.

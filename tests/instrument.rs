@@ -893,3 +893,54 @@ fn syntax_errors_carry_clangs_diagnostic() {
         "{e:?}"
     );
 }
+
+#[test]
+fn the_programs_definitions_are_its_own() {
+    // A program that names its functions and globals as the C library does: they become
+    // local to the program, so that the runtime's calls of `write` or `memcpy` reach the
+    // C library, while the program's own calls reach its definitions.
+    let src = r#"#include <stddef.h>
+int time;
+static int calls;
+void write(void *p) { calls += p != 0; }
+void *memcpy(void *d, const void *s, size_t n) { (void)s; (void)n; return d; }
+__attribute__((weak)) int listen(int fd) { return fd; }
+int run(void) { write(&time); return listen(calls); }
+int main(void) { return run(); }
+"#;
+    let (ir, _) = instrument(src);
+    for def in [
+        "define internal void @write(",
+        "define internal ptr @memcpy(",
+        "define internal i32 @listen(",
+        "define internal i32 @run(",
+        "define dso_local i32 @__cdpor_user_main(",
+    ] {
+        assert!(ir.contains(def), "no `{def}` in:\n{ir}");
+    }
+    assert!(ir.contains("@time = internal global i32 0"), "{ir}");
+    // The program's call of its `write` is not redirected to the runtime's model.
+    let run = body(&ir, "run");
+    assert_eq!(calls(&run, "write").len(), 1, "{run:#?}");
+    assert!(calls(&run, "__cdpor_write").is_empty(), "{run:#?}");
+}
+
+#[test]
+fn an_own_allocator_beside_the_models_is_refused() {
+    let e = reject(
+        "#include <stddef.h>\n#include <string.h>\nvoid *malloc(size_t n) { static char a[64]; (void)n; return a; }\nint main(void) { return strdup(\"x\") != 0; }\n",
+    );
+    let BuildError::Rejected(Rejection::MixedAllocators { defined, called, at }) = &e else {
+        panic!("expected MixedAllocators, got {e:?}");
+    };
+    assert_eq!((defined.as_str(), called.as_str()), ("malloc", "strdup"));
+    assert!(at.ends_with("t.c:4"), "{at}");
+    assert!(e.is_compile_error());
+    // Alone, the program's allocator is the program's business.
+    let (ir, _) = instrument(
+        "#include <stddef.h>\nvoid *malloc(size_t n) { static char a[64]; (void)n; return a; }\nvoid free(void *p) { (void)p; }\nint main(void) { void *p = malloc(4); free(p); return 0; }\n",
+    );
+    let m = body(&ir, "__cdpor_user_main");
+    assert_eq!(calls(&m, "malloc").len(), 1, "{m:#?}");
+    assert!(calls(&m, "__cdpor_malloc").is_empty(), "{m:#?}");
+}

@@ -2,7 +2,7 @@
  * cdpor reports a compile error (exit 2) that names the missing symbol.
  *
  * cdpor-test
- * run: ; verdict=compile-error exit=2 contains=frobnicate
+ * run: ; verdict=compile-error exit=2 contains="the program does not link: c-tests/checks/bad_undefined_function.c:15: undefined reference to `frobnicate` (in `worker`)"
  */
 #include <pthread.h>
 

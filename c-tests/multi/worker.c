@@ -7,3 +7,7 @@ void *worker(void *arg) {
     counter_add(&hits, step((int)(long)arg));
     return 0;
 }
+
+#ifdef DEFINE_TWICE
+int counter_get(struct counter *c) { return c->value; }
+#endif

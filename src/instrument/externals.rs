@@ -289,6 +289,25 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("tss_delete", "tss_delete"),
 ];
 
+/// The runtime's functions (by their names in `REDIRECTS`) that allocate or free blocks
+/// of its deterministic heap.
+pub const MODEL_HEAP: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "free",
+    "aligned_alloc",
+    "memalign",
+    "posix_memalign",
+    "strdup",
+    "strndup",
+];
+
+/// Does a call of the library's `name` allocate or free a block of the model's heap?
+pub fn allocates_or_frees(name: &str) -> bool {
+    redirect(name).is_some_and(|to| MODEL_HEAP.contains(&to))
+}
+
 /// The name a C library function has in the program's source: glibc's headers rename
 /// some (`sscanf` is `__isoc99_sscanf` in the object code).
 pub fn source_name(name: &str) -> &str {

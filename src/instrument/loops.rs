@@ -178,17 +178,6 @@ fn is_hint_asm(call: LLVMValueRef) -> bool {
 /// Library functions without effects a loop could depend on (no hidden state, no
 /// memory but what their instrumented events say).
 fn without_hidden_effects(name: &str) -> bool {
-    const ALLOCATOR: &[&str] = &[
-        "malloc",
-        "calloc",
-        "realloc",
-        "free",
-        "aligned_alloc",
-        "memalign",
-        "posix_memalign",
-        "strdup",
-        "strndup",
-    ];
     const INPUT: &[&str] = &["fread", "fgets", "read"];
     const PURE: &[&str] = &[
         "putchar", "fputc", "putc", "fflush", "perror", "strerror", "isatty", "abs", "labs",
@@ -197,7 +186,7 @@ fn without_hidden_effects(name: &str) -> bool {
     ];
     let name = externals::source_name(name);
     if let Some(to) = externals::redirect(name) {
-        return !ALLOCATOR.contains(&to) && !INPUT.contains(&to);
+        return !externals::MODEL_HEAP.contains(&to) && !INPUT.contains(&to);
     }
     // `errno`'s address: the runtime compares `errno` from one iteration to the next.
     PURE.contains(&name)

@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 mod externals;
 mod frames;
+mod linkage;
 mod loops;
 mod nondet;
 mod tls;
@@ -128,6 +129,13 @@ pub enum Rejection {
     ErrnoAddress {
         at: String,
     },
+    /// The program defines an allocator function and calls one of the model's, so that
+    /// blocks of one could reach the other.
+    MixedAllocators {
+        defined: String,
+        called: String,
+        at: String,
+    },
 }
 
 impl std::fmt::Display for Rejection {
@@ -145,6 +153,16 @@ impl std::fmt::Display for Rejection {
                 f,
                 "the address of `errno` is stored in memory at {at}: each thread has its own errno value in cdpor, but not its own address, so another thread using it would be modelled wrongly"
             ),
+            Rejection::MixedAllocators { defined, called, at } => {
+                write!(f, "the program defines its own `{defined}` but calls the C library's `{called}`")?;
+                if !at.is_empty() {
+                    write!(f, " (at {at})")?;
+                }
+                write!(
+                    f,
+                    ": cdpor models the library's allocator apart from the program's, so blocks of one would reach the other; the program must define every allocator function it calls (malloc, calloc, realloc, free, strdup, ...), or none"
+                )
+            }
             Rejection::ThreadLocal { variable } => write!(
                 f,
                 "thread-local variable `{variable}` is used other than through llvm.threadlocal.address, which cdpor cannot give each thread a copy of"
@@ -444,6 +462,8 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             .get_function("main")
             .filter(|f| f.count_basic_blocks() > 0)
             .ok_or(Rejection::NoMain)?;
+        self.make_names_private();
+        self.check_own_allocator()?;
         let tls = self.lower_thread_locals()?;
         let verifier_api = self.lower_verifier_api();
         let redirected = self.check_calls()?;
