@@ -8,6 +8,7 @@ fn main() {
         "c/main.c",
         "c/tls.c",
         "c/c11.c",
+        "c/reset.c",
     ];
     let mut build = cc::Build::new();
     build

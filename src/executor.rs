@@ -1,18 +1,18 @@
 //! Runs executions of an instrumented program: starts its fork server with a shared-memory
-//! region and two pipes, and for each request writes the schedule, says "go", and reads
-//! back the trace once the server says the child is done.
+//! region, and for each request writes the schedule, hands over (`handoff`), and reads
+//! back the trace once the worker (or the server, for a worker that died) is done.
 
 use std::fs::File;
-use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cdpor_sched::handoff::Word;
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
-    self, Alloc, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
+    self, Alloc, Fallback, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
 };
 use cdpor_sched::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 use memmap2::MmapMut;
@@ -138,34 +138,70 @@ impl Execution {
     }
 }
 
+/// How a worker gets back to the state before an execution (`--reset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Reset {
+    /// A worker forked per execution.
+    Fork,
+    /// One worker runs execution after execution, resetting the program in place, until
+    /// an execution changes what cannot be reset.
+    #[default]
+    InPlace,
+}
+
 #[derive(Clone, Debug)]
 pub struct ExecOptions {
     pub max_steps: usize,
     pub timeout: Duration,
     pub show_output: bool,
-    pub cpu: Option<usize>,
+    /// Where the worker runs: on cdpor's CPU (which it then shares, taking turns), or
+    /// anywhere, each side spinning while it waits for the other (`handoff`).
+    pub cpu: Placement,
+    pub reset: Reset,
+    /// After each in-place reset, the worker compares what the program can see with the
+    /// state it started from (a test of the reset; `shm::ENV_VERIFY_RESET`, which cdpor's
+    /// own environment can set too).
+    pub verify_reset: bool,
     pub run: crate::explore::RunOptions,
+}
+
+/// Why in-place reset stopped for the rest of a run: the call (its function and site)
+/// or the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FellBack {
+    pub why: Fallback,
+    pub site: u32,
+    pub what: String,
+}
+
+/// Where an execution's time went, as the worker measured it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    /// From the request to the end of the execution, and the reset after it.
+    pub run: Duration,
+    pub reset: Duration,
+}
+
+/// Where an executor's worker runs (`ExecOptions::cpu`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// On this CPU, with cdpor.
+    Pinned(usize),
+    /// Anywhere; each side spins before it sleeps.
+    Spinning,
+    /// Anywhere; each side sleeps at once.
+    Sleeping,
 }
 
 pub struct Executor {
     server: Child,
     map: MmapMut,
     layout: Layout,
-    cmd: File,
-    ack: File,
     timeout: Duration,
-}
-
-fn pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-fn set_cloexec(fd: &OwnedFd) {
-    unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    spin: bool,
+    /// When the executor started, in time and in time-stamp counter ticks: what a tick
+    /// is worth (`timing`).
+    started: (Instant, u64),
 }
 
 impl Executor {
@@ -200,6 +236,11 @@ impl Executor {
             }
             hdr.max_threads = opts.run.max_threads;
             hdr.unroll = opts.run.unroll;
+            hdr.reset = match opts.reset {
+                Reset::Fork => shm::RESET_FORK,
+                Reset::InPlace => shm::RESET_INPLACE,
+            };
+            hdr.spin = u32::from(opts.cpu == Placement::Spinning);
             (hdr.nondet_lo, hdr.nondet_hi) = opts.run.nondet;
         }
         let main = ThreadName {
@@ -208,17 +249,14 @@ impl Executor {
         };
         unsafe { (map.as_mut_ptr().add(layout.names()) as *mut ThreadName).write(main) };
         unsafe { (*(map.as_mut_ptr() as *mut Header)).n_names = 1 };
-        let (cmd_r, cmd_w) = pipe()?;
-        let (ack_r, ack_w) = pipe()?;
-        set_cloexec(&cmd_w);
-        set_cloexec(&ack_r);
         let mut command = Command::new(binary);
         command
             .env(shm::ENV_SHM_FD, shm_fd.to_string())
-            .env(shm::ENV_CMD_FD, cmd_r.as_raw_fd().to_string())
-            .env(shm::ENV_ACK_FD, ack_w.as_raw_fd().to_string())
             .stdin(Stdio::null());
-        if let Some(cpu) = opts.cpu {
+        if opts.verify_reset {
+            command.env(shm::ENV_VERIFY_RESET, "1");
+        }
+        if let Placement::Pinned(cpu) = opts.cpu {
             command.env(shm::ENV_CPU, cpu.to_string());
         }
         // The program's own output only matters on replay.
@@ -235,16 +273,46 @@ impl Executor {
         }
         let server = command.spawn()?;
         drop(shm_file);
-        drop(cmd_r);
-        drop(ack_w);
         Ok(Executor {
             server,
             map,
             layout,
-            cmd: File::from(cmd_w),
-            ack: File::from(ack_r),
             timeout: opts.timeout,
+            spin: opts.cpu == Placement::Spinning,
+            started: (Instant::now(), ticks()),
         })
+    }
+
+    /// Why in-place reset stopped, if it did.
+    pub fn fell_back(&self) -> Option<FellBack> {
+        let h = unsafe { &*(self.map.as_ptr() as *const Header) };
+        match Fallback::from_u32(h.fallback) {
+            Fallback::None => None,
+            why => Some(FellBack {
+                why,
+                site: h.fallback_site,
+                what: shm::text(&h.fallback_text),
+            }),
+        }
+    }
+
+    /// How many in-place workers were replaced after an execution, by why
+    /// (`shm::Replaced`).
+    pub fn replaced(&self) -> [u32; shm::REPLACED_KINDS] {
+        unsafe { (*(self.map.as_ptr() as *const Header)).replaced }
+    }
+
+    /// The last execution's time, and how many workers have been forked so far.
+    pub fn timing(&self) -> (Timing, u32) {
+        let h = unsafe { &*(self.map.as_ptr() as *const Header) };
+        let ns = self.started.0.elapsed().as_nanos() as f64;
+        let per_tick = ns / ticks().wrapping_sub(self.started.1).max(1) as f64;
+        let time = |t: u64| Duration::from_nanos((t as f64 * per_tick) as u64);
+        let t = Timing {
+            run: time(h.run_ticks),
+            reset: time(h.reset_ticks),
+        };
+        (t, h.workers)
     }
 
     fn hdr(&mut self) -> &mut Header {
@@ -364,49 +432,59 @@ impl Executor {
         h.sleep_from = req.sleep_from as u32;
         h.max_steps = max_steps.min(cap) as u32;
         h.probe = probe;
-        h.child_pid = 0;
         h.running = 0;
-        self.cmd.write_all(b"g").map_err(|_| self.server_gone())?;
-        let stopped = self.wait_ack()?;
+        let request = h.go.wrapping_add(1);
+        self.words().0.post(request);
+        let stopped = self.wait_done(request)?;
         Ok(self.collect(stopped))
     }
 
-    /// Waits for the server's "done". When the time limit strikes first, or the child
-    /// sleeps in one system call for a second, the child is killed (and the wait
-    /// completes): `Some` of the call it slept in, if any.
-    fn wait_ack(&mut self) -> Result<Option<Option<i64>>, String> {
-        let mut pfd = libc::pollfd {
-            fd: self.ack.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
+    /// The hand-off words: `go` and `done` (`cdpor_sched::handoff`).
+    fn words(&mut self) -> (Word<'_>, Word<'_>) {
+        let h = self.map.as_mut_ptr() as *mut Header;
+        unsafe {
+            (
+                Word::new(&raw mut (*h).go, &raw mut (*h).go_sleeping),
+                Word::new(&raw mut (*h).done, &raw mut (*h).done_sleeping),
+            )
+        }
+    }
+
+    /// Waits until `request` is done. When the time limit strikes first, or the worker
+    /// sleeps in one system call for a second, the worker is killed (and the server
+    /// answers for it): `Some` of the call it slept in, if any.
+    fn wait_done(&mut self, request: u32) -> Result<Option<Option<i64>>, String> {
         let deadline = Instant::now() + self.timeout;
         let mut sleeping = None;
-        let stopped = loop {
+        let mut stopped = None;
+        loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let ms = left.min(Duration::from_secs(1)).as_millis() as i32;
-            let r = unsafe { libc::poll(&mut pfd, 1, ms) };
-            if r > 0 {
-                break None;
+            let slice = if stopped.is_some() {
+                Duration::from_secs(1)
+            } else {
+                left.min(Duration::from_secs(1))
+            };
+            let spin = self.spin;
+            if self.words().1.wait(|d| d == request, spin, Some(slice)) {
+                return Ok(stopped);
             }
-            let failed =
-                r < 0 && std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted;
+            if let Ok(Some(_)) = self.server.try_wait() {
+                return Err(self.server_gone());
+            }
+            if stopped.is_some() {
+                continue;
+            }
             let pid = self.hdr().child_pid;
             let now = (pid > 0).then(|| syscall::sleeping_in(pid)).flatten();
             let blocked =
                 now.is_some_and(|nr| sleeping == Some(nr) && !syscall::ends_by_itself(nr));
-            if blocked || left.is_zero() || failed {
+            if blocked || left.is_zero() {
                 if pid > 0 {
                     unsafe { libc::kill(pid, libc::SIGKILL) };
                 }
-                break Some(now);
+                stopped = Some(now);
             }
             sleeping = now;
-        };
-        let mut b = [0u8; 1];
-        match self.ack.read(&mut b) {
-            Ok(1) => Ok(stopped),
-            _ => Err(self.server_gone()),
         }
     }
 
@@ -529,6 +607,10 @@ impl Executor {
             names: Default::default(),
         }
     }
+}
+
+fn ticks() -> u64 {
+    unsafe { core::arch::x86_64::_rdtsc() }
 }
 
 fn describe_status(status: i32) -> String {

@@ -7,11 +7,12 @@ use std::time::{Duration, Instant};
 use std::collections::{BTreeMap, BTreeSet};
 
 use cdpor_sched::ops::awaits;
+use cdpor_sched::shm::Fallback;
 use cdpor_sched::{Kind, Step, Tid};
 
 use crate::engine::hb::Later;
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
-use crate::executor::{End, ExecOptions, Execution, Executor};
+use crate::executor::{End, ExecOptions, Execution, Executor, FellBack, Placement, Reset};
 use crate::program::Program;
 use crate::schedule::Parsed;
 
@@ -29,6 +30,8 @@ pub struct Options {
     pub probes: Probes,
     /// What the runtime is told (SV-COMP conventions, bounds on threads and values).
     pub run: RunOptions,
+    /// How a worker gets back to the state before an execution.
+    pub reset: Reset,
 }
 
 /// Probe executions (`scheduler::Probe`): how many, from which one of the series, the
@@ -187,6 +190,28 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Probe executions run before exploring (not in `stats`).
     pub probes: u64,
+    /// Where executions ran and how their time went.
+    pub workers: Workers,
+}
+
+/// How the executions of a run were run.
+#[derive(Clone, Debug, Default)]
+pub struct Workers {
+    pub reset: Reset,
+    /// Why in-place reset stopped for the rest of the run, if it did.
+    pub fell_back: Option<FellBack>,
+    /// Worker processes forked.
+    pub forked: u32,
+    /// In-place workers replaced after an execution they could not reset from, by why
+    /// (`shm::Replaced`).
+    pub replaced: [u32; cdpor_sched::shm::REPLACED_KINDS],
+    /// Time the workers spent running executions and resetting after them; time cdpor
+    /// waited for them, from each request to its results (the rest of that is the
+    /// hand-off, and forks); and cdpor's own (analysing traces, planning, reporting).
+    pub run: Duration,
+    pub resetting: Duration,
+    pub waiting: Duration,
+    pub engine: Duration,
 }
 
 impl Summary {
@@ -392,11 +417,17 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         max_steps: opts.max_steps,
         timeout: opts.exec_timeout,
         show_output: false,
-        cpu: pick_cpu(),
+        cpu: placement(),
+        reset: opts.reset,
+        verify_reset: false,
         run: opts.run,
     };
     let mut executor =
         Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
+    let mut workers = Workers {
+        reset: opts.reset,
+        ..Workers::default()
+    };
     let mut engine = Engine::new(opts.algorithm);
     let mut errors: Vec<Found> = Vec::new();
     let mut failing = 0u64;
@@ -442,8 +473,22 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             }
         }
         let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
+        let handed = Instant::now();
         let mut execution = (executor.run(req, opts.max_steps, left)).map_err(Fatal::Server)?;
+        let waited = handed.elapsed();
+        let (timing, _) = executor.timing();
+        workers.run += timing.run;
+        workers.resetting += timing.reset;
+        workers.waiting += waited;
         runs += 1;
+        // A test of the reset (`shm::ENV_VERIFY_RESET`) that found a difference: cdpor's
+        // own bug, which no answer may hide.
+        if let Some(f) = executor.fell_back().filter(|f| f.why == Fallback::Verify) {
+            return Err(Fatal::Server(format!(
+                "after execution {runs}, the in-place {}",
+                f.what
+            )));
+        }
         if progress.on {
             // Only the live line shows them: no pass over every execution otherwise.
             awaits += (execution.events.iter())
@@ -580,6 +625,10 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         progress.tick(start, &counts);
     }
     progress.clear();
+    workers.engine = start.elapsed().saturating_sub(workers.waiting);
+    workers.fell_back = executor.fell_back();
+    workers.forked = executor.timing().1;
+    workers.replaced = executor.replaced();
     // The property's errors first: the first is the answer.
     errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
     Ok(Summary {
@@ -597,6 +646,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         cut,
         elapsed: start.elapsed(),
         probes,
+        workers,
     })
 }
 
@@ -705,9 +755,20 @@ fn run_probes(
     Ok(runs)
 }
 
+/// Where the worker runs. With a CPU to spare, on its own, cdpor and the worker each
+/// spinning while the other works: a hand-off then costs no system call. Else on
+/// cdpor's CPU: the two take turns, never run at once, and a wakeup on the same CPU
+/// costs far less than one that crosses CPUs.
+fn placement() -> Placement {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus >= 2 {
+        return Placement::Spinning;
+    }
+    pick_cpu().map_or(Placement::Sleeping, Placement::Pinned)
+}
+
 /// Pins this process to one CPU and returns it, for the fork server (and so every
-/// execution) to share: the engine and the server take turns, never run at once, and a
-/// wakeup on the same CPU costs far less than one that crosses CPUs.
+/// execution) to share.
 fn pick_cpu() -> Option<usize> {
     let size = std::mem::size_of::<libc::cpu_set_t>();
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -740,7 +801,9 @@ pub fn replay(
         max_steps: max_steps.max(schedule.steps.len()),
         timeout,
         show_output: true,
-        cpu: None,
+        cpu: Placement::Sleeping,
+        reset: Reset::Fork,
+        verify_reset: false,
         run,
     };
     let quiet = ExecOptions {

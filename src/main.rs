@@ -24,6 +24,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use cdpor::engine::Algorithm;
+use cdpor::executor::Reset;
 use cdpor::explore::{self, Cut, Fatal, Found};
 use cdpor::program::{self, BuildError, BuildOptions, Program};
 use cdpor::report::{self, Namer, EXIT_USAGE};
@@ -151,6 +152,12 @@ enum AlgorithmArg {
     None,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum ResetArg {
+    Inplace,
+    Fork,
+}
+
 #[derive(Args)]
 struct RunArgs {
     #[command(flatten)]
@@ -161,6 +168,12 @@ struct RunArgs {
     /// Exploration algorithm.
     #[arg(long, value_enum, default_value = "optimal")]
     algorithm: AlgorithmArg,
+    /// How a worker process gets back to the program's initial state between two
+    /// executions: `inplace` puts back what an execution changed (and falls back to
+    /// `fork` for the rest of the run when the program changes what cannot be put back,
+    /// such as a file), `fork` forks a fresh worker for every execution.
+    #[arg(long, value_enum, default_value = "inplace")]
+    reset: ResetArg,
     /// Write the result as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE|-")]
     json: Option<String>,
@@ -408,6 +421,10 @@ fn run(args: RunArgs) -> ExitCode {
         exec_timeout: timeout(args.build.exec_timeout),
         progress: !quiet,
         run: args.build.run_options(),
+        reset: match args.reset {
+            ResetArg::Inplace => Reset::InPlace,
+            ResetArg::Fork => Reset::Fork,
+        },
         probes: explore::Probes {
             count: (args.probes).unwrap_or(if args.build.svcomp { SVCOMP_PROBES } else { 0 }),
             unroll: args.build.unroll.unwrap_or(explore::DEFAULT_UNROLL),
@@ -449,6 +466,15 @@ fn run(args: RunArgs) -> ExitCode {
         }
     };
     let (_, code) = report::verdict(&summary);
+    if let (Some(f), false) = (&summary.workers.fell_back, quiet) {
+        let at = namer.location(f.site);
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" (at {at})")
+        };
+        say_err!("cdpor: note: {}{at}", report::fallback_text(f));
+    }
     if let Some(dest) = json_out {
         let mut v = serde_json::to_value(report::json(
             &namer,

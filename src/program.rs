@@ -240,6 +240,8 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
     ld.arg(&object).arg(&runtime);
     ld.args([
         "-static",
+        // The C library's own allocations reach the runtime first (runtime/c/alloc.c).
+        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
         "-lpthread",
         "-ldl",
         "-lm",

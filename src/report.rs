@@ -3,11 +3,11 @@
 
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
-use cdpor_sched::shm::{MemError, MemFault};
+use cdpor_sched::shm::{Fallback, MemError, MemFault, Replaced};
 use cdpor_sched::{Event, Kind, Tid};
 use serde::Serialize;
 
-use crate::executor::{signal_name, End, Execution};
+use crate::executor::{signal_name, End, Execution, FellBack, Reset};
 use crate::explore::{Cut, ErrorKind, Found, Summary};
 use crate::instrument::{Site, Warning};
 use crate::schedule;
@@ -877,6 +877,42 @@ pub struct JsonReport {
     pub errors: Vec<JsonErrorSummary>,
     /// Unmodelled external functions called with pointers to shared memory.
     pub warnings: Vec<JsonWarning>,
+    /// `inplace` or `fork`: how workers got back to the state before an execution.
+    pub reset: &'static str,
+    /// Why in-place reset stopped for the rest of the run, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<JsonFallback>,
+    pub timing: JsonTiming,
+}
+
+#[derive(Serialize)]
+pub struct JsonFallback {
+    pub message: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub location: String,
+}
+
+/// Where the time of a run went (seconds): executions running in workers, their in-place
+/// resets, the hand-off between cdpor and workers (forks included), and cdpor's own work.
+#[derive(Serialize)]
+pub struct JsonTiming {
+    pub run_s: f64,
+    pub reset_s: f64,
+    pub handoff_s: f64,
+    pub engine_s: f64,
+    pub workers: u32,
+    /// In-place workers replaced after an execution they could not reset from: a crash,
+    /// a use of the C library's allocator, a write outside the program's memory, or the
+    /// runtime's room for an execution running out.
+    pub replaced: JsonReplaced,
+}
+
+#[derive(Serialize)]
+pub struct JsonReplaced {
+    pub crash: u32,
+    pub library_allocator: u32,
+    pub stray_write: u32,
+    pub room: u32,
 }
 
 #[derive(Serialize)]
@@ -1100,6 +1136,45 @@ pub fn json(
                 message: w.to_string(),
             })
             .collect(),
+        reset: match s.workers.reset {
+            Reset::Fork => "fork",
+            Reset::InPlace => "inplace",
+        },
+        fallback: s.workers.fell_back.as_ref().map(|f| JsonFallback {
+            message: fallback_text(f),
+            location: namer.location(f.site),
+        }),
+        timing: {
+            let w = &s.workers;
+            let secs = |d: std::time::Duration| (d.as_secs_f64() * 1e6).round() / 1e6;
+            JsonTiming {
+                run_s: secs(w.run),
+                reset_s: secs(w.resetting),
+                handoff_s: secs(w.waiting.saturating_sub(w.run + w.resetting)),
+                engine_s: secs(w.engine),
+                workers: w.forked,
+                replaced: JsonReplaced {
+                    crash: w.replaced[Replaced::Crash as usize],
+                    library_allocator: w.replaced[Replaced::LibraryAllocator as usize],
+                    stray_write: w.replaced[Replaced::StrayWrite as usize],
+                    room: w.replaced[Replaced::Room as usize],
+                },
+            }
+        },
+    }
+}
+
+/// Why in-place reset stopped, as the user reads it.
+pub fn fallback_text(f: &FellBack) -> String {
+    match f.why {
+        Fallback::Call => format!(
+            "`{}` changes what an in-place reset cannot put back (files, the kernel's state, or state cdpor does not see): every later execution ran in a worker forked for it",
+            f.what
+        ),
+        _ => format!(
+            "{}: every later execution ran in a worker forked for it",
+            f.what
+        ),
     }
 }
 

@@ -14,11 +14,14 @@
 //! with `--keep-going`), `messages`
 //! (comma-separated texts, each in the message of some reported error). Each check is a
 //! test of its own (`cargo test --test c_tests -- NAME` filters them);
-//! `CDPOR_TEST_FILTER=substr` runs only matching files.
+//! `CDPOR_TEST_FILTER=substr` runs only matching files. Each check runs with in-place
+//! reset and with a worker forked per execution (`[fork]` in its name), unless
+//! `CDPOR_TEST_RESET=inplace|fork` picks one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[derive(Clone)]
 struct Check {
     file: PathBuf,
     line: usize,
@@ -111,14 +114,14 @@ fn field<'a>(json: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::V
     }
 }
 
-fn run_check(root: &Path, c: &Check) -> Result<(), String> {
+fn run_check(root: &Path, c: &Check, reset: &str) -> Result<(), String> {
     let rel = c.file.strip_prefix(root).unwrap_or(&c.file);
     let out = Command::new(env!("CARGO_BIN_EXE_cdpor"))
         .current_dir(root)
         .arg("run")
         .arg(rel)
         .args(&c.args)
-        .args(["--json", "-"])
+        .args(["--json", "-", "--reset", reset])
         .output()
         .map_err(|e| format!("cannot run cdpor: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -235,15 +238,29 @@ fn main() -> std::process::ExitCode {
     let mut files = Vec::new();
     c_files(&root.join("c-tests"), &mut files);
     let filter = std::env::var("CDPOR_TEST_FILTER").unwrap_or_default();
-    let trials = files
+    // Every check in both reset modes: in place (the default) and with a worker forked
+    // per execution, which must give the same answers; CDPOR_TEST_RESET picks one.
+    let modes: Vec<&'static str> = match std::env::var("CDPOR_TEST_RESET").as_deref() {
+        Ok("fork") => vec!["fork"],
+        Ok("inplace") => vec!["inplace"],
+        _ => vec!["inplace", "fork"],
+    };
+    let checks: Vec<Check> = files
         .iter()
         .filter(|f| f.to_string_lossy().contains(&filter))
         .flat_map(|f| parse(f))
-        .map(|c| {
+        .collect();
+    let trials = modes
+        .iter()
+        .flat_map(|&reset| checks.iter().map(move |c| (reset, c.clone())))
+        .map(|(reset, c)| {
             let rel = c.file.strip_prefix(root.join("c-tests")).unwrap_or(&c.file);
-            let name = format!("{}:{} {}", rel.display(), c.line, c.args.join(" "));
+            let mut name = format!("{}:{} {}", rel.display(), c.line, c.args.join(" "));
+            if reset != "inplace" {
+                name = format!("{} [{reset}]", name.trim_end());
+            }
             libtest_mimic::Trial::test(name.trim_end().to_string(), move || {
-                run_check(root, &c).map_err(Into::into)
+                run_check(root, &c, reset).map_err(Into::into)
             })
         })
         .collect();

@@ -18,6 +18,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use cdpor::engine::Algorithm;
+use cdpor::executor::Reset;
 use cdpor::explore::{self, Options, Summary};
 use cdpor::program::{self, BuildOptions, Program};
 use cdpor::report::Namer;
@@ -357,6 +358,13 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary
         exec_timeout: Duration::from_secs(10),
         progress: false,
         run: Default::default(),
+        // The oracle runs each execution in a worker of its own; the reductions, in
+        // place: so the fast path is checked against the slow one too.
+        reset: if algorithm == Algorithm::None {
+            Reset::Fork
+        } else {
+            Reset::InPlace
+        },
         probes: Default::default(),
     };
     explore::explore(program, &opts).unwrap_or_else(|f| panic!("{algorithm:?}: {f:?}"))

@@ -930,7 +930,12 @@ fn an_own_allocator_beside_the_models_is_refused() {
     let e = reject(
         "#include <stddef.h>\n#include <string.h>\nvoid *malloc(size_t n) { static char a[64]; (void)n; return a; }\nint main(void) { return strdup(\"x\") != 0; }\n",
     );
-    let BuildError::Rejected(Rejection::MixedAllocators { defined, called, at }) = &e else {
+    let BuildError::Rejected(Rejection::MixedAllocators {
+        defined,
+        called,
+        at,
+    }) = &e
+    else {
         panic!("expected MixedAllocators, got {e:?}");
     };
     assert_eq!((defined.as_str(), called.as_str()), ("malloc", "strdup"));

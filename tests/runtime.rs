@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use cdpor::engine::Request;
-use cdpor::executor::{End, ExecOptions, Execution, Executor};
+use cdpor::executor::{End, ExecOptions, Execution, Executor, Placement, Reset};
 use cdpor::program::{build, BuildOptions, Program};
 use cdpor_sched::event::{FLAG_ATOMIC, FLAG_FAILED, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::{Event, Kind, Step, ThreadSet, Tid};
@@ -37,7 +37,9 @@ fn fixture_with(src: &str, max_steps: usize, timeout: Duration) -> Fixture {
             max_steps,
             timeout,
             show_output: false,
-            cpu: None,
+            cpu: Placement::Sleeping,
+            reset: Reset::InPlace,
+            verify_reset: true,
             run: Default::default(),
         },
     )

@@ -78,3 +78,38 @@ char *__cdpor_strndup(const char *s, size_t max) {
     }
     return p;
 }
+
+/* ---- the C library's own allocator ----
+ * The program is linked with --wrap for these (src/program.rs): the C library's own
+ * calls (a stream's buffer, a large sort, getline) reach glibc's allocator through here,
+ * and one during an execution keeps an in-place worker from resetting (worker.rs). */
+extern int cdpor_in_execution;
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void __real_free(void *p);
+
+void *__wrap_malloc(size_t n) {
+    if (cdpor_in_execution)
+        cdpor_library_alloc();
+    return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size) {
+    if (cdpor_in_execution)
+        cdpor_library_alloc();
+    return __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n) {
+    if (cdpor_in_execution)
+        cdpor_library_alloc();
+    return __real_realloc(p, n);
+}
+
+void __wrap_free(void *p) {
+    if (p && cdpor_in_execution)
+        cdpor_library_alloc();
+    __real_free(p);
+}

@@ -64,6 +64,21 @@ static size_t scan_n(const char *s, size_t n) {
 }
 
 /* One event over the ranges fp computes from the call c. */
+/* The standard streams and descriptors read /dev/null and write to it (or to the
+ * terminal, on replay): using them changes nothing an in-place reset does not put back.
+ * Any other file does. */
+static void outside(const char *what, uint32_t site) { cdpor_irreversible(what, site); }
+
+static void on_stream(FILE *f, const char *what, uint32_t site) {
+    if (f != stdin && f != stdout && f != stderr)
+        outside(what, site);
+}
+
+static void on_fd(int fd, const char *what, uint32_t site) {
+    if (fd < 0 || fd > 2)
+        outside(what, site);
+}
+
 static void event(cdpor_footprint fp, const struct call *c, uint32_t site) {
     cdpor_lib(fp, c, site);
 }
@@ -509,6 +524,7 @@ int __cdpor_printf(const char *fmt, ...) {
 }
 
 int __cdpor_vfprintf(FILE *f, const char *fmt, va_list ap) {
+    on_stream(f, "fprintf", __cdpor_site);
     printf_events(fmt, ap, NULL, 0, __cdpor_site);
     return vfprintf(f, fmt, ap);
 }
@@ -522,6 +538,7 @@ int __cdpor_fprintf(FILE *f, const char *fmt, ...) {
 }
 
 int __cdpor_vdprintf(int fd, const char *fmt, va_list ap) {
+    on_fd(fd, "dprintf", __cdpor_site);
     printf_events(fmt, ap, NULL, 0, __cdpor_site);
     return vdprintf(fd, fmt, ap);
 }
@@ -566,6 +583,7 @@ int __cdpor_puts(const char *s) {
 }
 
 int __cdpor_fputs(const char *s, FILE *f) {
+    on_stream(f, "fputs", __cdpor_site);
     cdpor_read_string(s, SIZE_MAX, __cdpor_site);
     return fputs(s, f);
 }
@@ -576,6 +594,7 @@ static void fp_read_n(const void *ctx, cdpor_ranges *r) {
 }
 
 size_t __cdpor_fwrite(const void *p, size_t size, size_t n, FILE *f) {
+    on_stream(f, "fwrite", __cdpor_site);
     struct call c = {.a = p, .n = size * n};
     if (c.n)
         event(fp_read_n, &c, __cdpor_site);
@@ -617,6 +636,7 @@ static void input_deliver(struct input *in, void *to, size_t got, uint32_t site)
 
 size_t __cdpor_fread(void *p, size_t size, size_t n, FILE *f) {
     uint32_t site = __cdpor_site;
+    on_stream(f, "fread", site);
     struct input in;
     if (size == 0 || n == 0 || n > SIZE_MAX / size || !input_open(&in, size * n))
         return fread(p, size, n, f);
@@ -627,6 +647,7 @@ size_t __cdpor_fread(void *p, size_t size, size_t n, FILE *f) {
 
 char *__cdpor_fgets(char *s, int n, FILE *f) {
     uint32_t site = __cdpor_site;
+    on_stream(f, "fgets", site);
     struct input in;
     if (n <= 0 || !input_open(&in, (size_t)n))
         return fgets(s, n, f);
@@ -637,6 +658,7 @@ char *__cdpor_fgets(char *s, int n, FILE *f) {
 
 ssize_t __cdpor_read(int fd, void *p, size_t n) {
     uint32_t site = __cdpor_site;
+    on_fd(fd, "read", site);
     struct input in;
     if (n == 0 || !input_open(&in, n))
         return read(fd, p, n);
@@ -646,6 +668,7 @@ ssize_t __cdpor_read(int fd, void *p, size_t n) {
 }
 
 ssize_t __cdpor_write(int fd, const void *p, size_t n) {
+    on_fd(fd, "write", __cdpor_site);
     struct call c = {.a = p, .n = n};
     if (n)
         event(fp_read_n, &c, __cdpor_site);
@@ -793,6 +816,29 @@ void __cdpor_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, c
 
 uint64_t cdpor_rand_state, cdpor_drand48_state, cdpor_environ_state;
 
+/* The generators' state, the runtime's own (glibc's _r functions, with the state glibc
+ * starts from: random() as after initstate(1, ..., 128), drand48() from zero), so that
+ * an in-place reset puts it back; with the copy it goes back to. */
+struct generators {
+    struct random_data random;
+    int32_t table[32];
+    struct drand48_data drand48;
+};
+
+static struct generators gen, gen_start;
+
+static void generators_init(void) {
+    memset(&gen, 0, sizeof gen);
+    initstate_r(1, (char *)gen.table, sizeof gen.table, &gen.random);
+    gen_start = gen;
+}
+
+static int32_t next_random(void) {
+    int32_t r;
+    random_r(&gen.random, &r);
+    return r;
+}
+
 static void fp_object(const void *ctx, cdpor_ranges *r) {
     const struct call *c = ctx;
     set(r, c->a, 8, c->ch);
@@ -805,22 +851,22 @@ void cdpor_state_event(uint64_t *object, uint32_t mode, uint32_t site) {
 
 int __cdpor_rand(void) {
     cdpor_state_event(&cdpor_rand_state, RW, __cdpor_site);
-    return rand();
+    return next_random();
 }
 
 void __cdpor_srand(unsigned seed) {
     cdpor_state_event(&cdpor_rand_state, W, __cdpor_site);
-    srand(seed);
+    srandom_r(seed, &gen.random);
 }
 
 long __cdpor_random(void) {
     cdpor_state_event(&cdpor_rand_state, RW, __cdpor_site);
-    return random();
+    return next_random();
 }
 
 void __cdpor_srandom(unsigned seed) {
     cdpor_state_event(&cdpor_rand_state, W, __cdpor_site);
-    srandom(seed);
+    srandom_r(seed, &gen.random);
 }
 
 static void fp_rand_r(const void *ctx, cdpor_ranges *r) {
@@ -836,22 +882,28 @@ int __cdpor_rand_r(unsigned *seed) {
 
 double __cdpor_drand48(void) {
     cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
-    return drand48();
+    double r;
+    drand48_r(&gen.drand48, &r);
+    return r;
 }
 
 long __cdpor_lrand48(void) {
     cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
-    return lrand48();
+    long r;
+    lrand48_r(&gen.drand48, &r);
+    return r;
 }
 
 long __cdpor_mrand48(void) {
     cdpor_state_event(&cdpor_drand48_state, RW, __cdpor_site);
-    return mrand48();
+    long r;
+    mrand48_r(&gen.drand48, &r);
+    return r;
 }
 
 void __cdpor_srand48(long seed) {
     cdpor_state_event(&cdpor_drand48_state, W, __cdpor_site);
-    srand48(seed);
+    srand48_r(seed, &gen.drand48);
 }
 
 /* strtok: its saved position (strtok's own state, or *save for strtok_r), and the string
@@ -871,6 +923,8 @@ static void fp_strtok(const void *ctx, cdpor_ranges *r) {
 /* Where strtok's next call starts: glibc keeps it to itself, this mirrors it (it is
  * also the object that stands for that state). */
 static char *strtok_saved;
+/* glibc's own strtok keeps its position to itself: strtok_r with one of the runtime's. */
+static char *strtok_position;
 
 char *__cdpor_strtok(char *s, const char *delim) {
     struct call c = {.a = s, .b = delim, .c = &strtok_saved};
@@ -881,7 +935,7 @@ char *__cdpor_strtok(char *s, const char *delim) {
         char *end = start + strcspn(start, delim);
         next = *start && *end ? end + 1 : end;
     }
-    char *t = strtok(s, delim);
+    char *t = strtok_r(s, delim, &strtok_position);
     strtok_saved = next;
     return t;
 }
@@ -897,6 +951,8 @@ char *__cdpor_getenv(const char *name) {
     return getenv(name);
 }
 
+/* The environment lives in the C library's allocator: a worker that changed it is forked
+ * again (alloc.c). */
 int __cdpor_setenv(const char *name, const char *value, int overwrite) {
     cdpor_state_event(&cdpor_environ_state, W, __cdpor_site);
     return setenv(name, value, overwrite);
@@ -912,6 +968,10 @@ int __cdpor_unsetenv(const char *name) {
  * are known when a call is announced. */
 static struct tm *tm_buffer;
 static char *time_text;
+/* glibc's localtime reads the time zone again at every call, and with TZ unset that
+ * takes its allocator every time; localtime_r does not, and gives the same while TZ is
+ * what it was when the server read it (cdpor_libc_init). */
+static const char *tz_at_start;
 
 #define TIME_TEXT 26
 
@@ -919,6 +979,32 @@ void cdpor_libc_init(void) {
     time_t zero = 0;
     tm_buffer = gmtime(&zero);
     time_text = asctime(tm_buffer);
+    /* The time zone, read once here rather than by a call in some execution. */
+    tzset();
+    tz_at_start = getenv("TZ");
+    generators_init();
+}
+
+/* What the C library writes in its static image when a time function runs: an in-place
+ * reset puts it back (asctime's text is at most 26 bytes for years of four digits; the
+ * image's page is put back whole). */
+static void time_written(void) {
+    cdpor_image_wrote(tm_buffer, sizeof *tm_buffer);
+    cdpor_image_wrote(time_text, TIME_TEXT);
+    cdpor_image_wrote(tzname, sizeof tzname);
+    cdpor_image_wrote(&daylight, sizeof daylight);
+    cdpor_image_wrote(&timezone, sizeof timezone);
+}
+
+void cdpor_libc_snapshot(void) {}
+
+static void entropy_reset(void);
+
+void cdpor_libc_reset(void) {
+    strtok_saved = NULL;
+    strtok_position = NULL;
+    gen = gen_start;
+    entropy_reset();
 }
 
 /* A broken-down time written from the time_t at b into a (the static buffer or the
@@ -933,11 +1019,27 @@ static void time_event(const void *to, const void *from, int text, uint32_t site
     struct call c = {.a = to, .b = from, .m = (size_t)text};
     if (to && from)
         event(fp_time, &c, site);
+    time_written();
+}
+
+static int tz_unchanged(void) {
+    const char *tz = getenv("TZ");
+    return tz == tz_at_start || (tz && tz_at_start && !strcmp(tz, tz_at_start));
+}
+
+/* localtime into glibc's static buffer, without reading the zone again (glibc does
+ * when the buffer given is its own). */
+static struct tm *local_into_buffer(const time_t *t) {
+    struct tm local;
+    if (!localtime_r(t, &local))
+        return NULL;
+    *tm_buffer = local;
+    return tm_buffer;
 }
 
 struct tm *__cdpor_localtime(const time_t *t) {
     time_event(tm_buffer, t, 0, __cdpor_site);
-    return localtime(t);
+    return tz_unchanged() && t ? local_into_buffer(t) : localtime(t);
 }
 
 struct tm *__cdpor_gmtime(const time_t *t) {
@@ -964,7 +1066,9 @@ char *__cdpor_ctime(const time_t *t) {
     uint32_t site = __cdpor_site;
     time_event(tm_buffer, t, 0, site);
     time_event(time_text, tm_buffer, 1, site);
-    return ctime(t);
+    if (!tz_unchanged() || !t)
+        return ctime(t);
+    return local_into_buffer(t) ? asctime(tm_buffer) : NULL;
 }
 
 /* ---- what cdpor cannot control ----
@@ -1035,7 +1139,10 @@ uint64_t __cdpor_rdtsc(void) {
 /* Entropy (getrandom, getentropy, /dev/urandom and /dev/random) is a fixed stream, the
  * same in every execution: a generator whose state all threads share, so the order in
  * which threads draw from it is explored. */
-uint64_t cdpor_entropy_state = 0x9e3779b97f4a7c15u;
+#define CDPOR_ENTROPY_START 0x9e3779b97f4a7c15u
+uint64_t cdpor_entropy_state = CDPOR_ENTROPY_START;
+
+static void entropy_reset(void) { cdpor_entropy_state = CDPOR_ENTROPY_START; }
 
 static uint64_t entropy_next(void) {
     /* splitmix64 */
@@ -1120,6 +1227,7 @@ static mode_t mode_arg(int flags, va_list ap) {
 }
 
 int __cdpor_open(const char *path, int flags, ...) {
+    outside("open", __cdpor_site);
     if (random_device(path))
         return open_random(__cdpor_site);
     va_list ap;
@@ -1130,6 +1238,7 @@ int __cdpor_open(const char *path, int flags, ...) {
 }
 
 int __cdpor_openat(int dir, const char *path, int flags, ...) {
+    outside("openat", __cdpor_site);
     if (random_device(path))
         return open_random(__cdpor_site);
     va_list ap;
@@ -1140,6 +1249,7 @@ int __cdpor_openat(int dir, const char *path, int flags, ...) {
 }
 
 FILE *__cdpor_fopen(const char *path, const char *mode) {
+    outside("fopen", __cdpor_site);
     if (!random_device(path))
         return fopen(path, mode);
     int fd = open_random(__cdpor_site);

@@ -21,6 +21,11 @@ extern char cdpor_probe_begin[], cdpor_probe_end[], cdpor_probe_fault[];
 static jmp_buf footprint_env;
 static volatile sig_atomic_t computing_footprint;
 
+void cdpor_main_reset(void) {
+    computing_footprint = 0;
+    memset(&footprint_env, 0, sizeof footprint_env);
+}
+
 int cdpor_protected_footprint(cdpor_footprint fp, const void *ctx, cdpor_ranges *out) {
     int saved = errno;
     if (_setjmp(footprint_env)) {
@@ -35,12 +40,24 @@ int cdpor_protected_footprint(cdpor_footprint fp, const void *ctx, cdpor_ranges 
     return 0;
 }
 
-/* A fault in a probe resumes at the probe's fault exit; any other is the program's crash
- * (or the runtime's), which cdpor_crash turns into an operation of the crashing thread
- * without returning here. */
+/* One execution: body(arg) runs it, and its end (on whichever fiber) comes back here
+ * through cdpor_exec_leave, leaving the fibers' frames behind. */
+void cdpor_exec_run(jmp_buf *env, void (*body)(void *), void *arg) {
+    if (!_setjmp(*env))
+        body(arg);
+}
+
+_Noreturn void cdpor_exec_leave(jmp_buf *env) { _longjmp(*env, 1); }
+
+/* A fault just below the accessible part of a thread's stack is the stack growing (in a
+ * worker that resets in place): the access runs again. A fault in a probe resumes at the
+ * probe's fault exit; any other is the program's crash (or the runtime's), which
+ * cdpor_crash turns into an operation of the crashing thread without returning here. */
 static void on_fatal(int sig, siginfo_t *info, void *ctx) {
     ucontext_t *uc = ctx;
     uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    if (sig == SIGSEGV && cdpor_grow_stack((uint64_t)(uintptr_t)info->si_addr))
+        return;
     if (pc >= (uintptr_t)cdpor_probe_begin && pc < (uintptr_t)cdpor_probe_end) {
         uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)cdpor_probe_fault;
         return;
@@ -66,12 +83,15 @@ void cdpor_install_signals(void *altstack, size_t size) {
         sigaction(sigs[i], &sa, NULL);
 }
 
-/* The fork server discards the program's output during exploration; giving stdio a
- * static buffer now spares every execution the allocation. */
+/* The fork server discards the program's output during exploration, and reads its
+ * input from /dev/null; giving stdio static buffers now spares every execution the
+ * allocation (and an in-place worker the C library's allocator). */
 void cdpor_quiet_stdio(int devnull) {
-    static char outbuf[BUFSIZ], errbuf[BUFSIZ];
+    static char inbuf[BUFSIZ], outbuf[BUFSIZ], errbuf[BUFSIZ];
+    dup2(devnull, STDIN_FILENO);
     dup2(devnull, STDOUT_FILENO);
     dup2(devnull, STDERR_FILENO);
+    setvbuf(stdin, inbuf, _IOFBF, sizeof inbuf);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
 }

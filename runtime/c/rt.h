@@ -78,6 +78,24 @@ void *cdpor_heap_alloc(uint64_t size, uint64_t align, uint32_t site);
 int cdpor_heap_free(void *p, uint32_t site);
 uint64_t cdpor_heap_size(const void *p);
 _Noreturn void cdpor_crash(int sig, uint64_t addr, uint64_t pc);
+/* A fault at addr that is a thread's stack growing (runtime/src/layout.rs): 1 if the
+ * access can run again. */
+int cdpor_grow_stack(uint64_t addr);
+/* The current execution changes what no in-place reset puts back (a file, the kernel's
+ * state, state cdpor does not see): `what` and `site` say which call (worker.rs). */
+void cdpor_irreversible(const char *what, uint32_t site);
+/* A call of the C library's allocator (alloc.c): an in-place worker cannot reset after it. */
+void cdpor_library_alloc(void);
+/* The bytes [p, p+n) of the static image are written by the C library on the program's
+ * behalf: an in-place reset puts them back (runtime/src/image.rs). */
+void cdpor_image_wrote(const void *p, size_t n);
+
+/* In-place reset, each file its own part (reset.c calls them). */
+void cdpor_main_reset(void);
+void cdpor_shims_reset(uint32_t threads);
+void cdpor_tls_reset(uint32_t threads);
+void cdpor_libc_snapshot(void);
+void cdpor_libc_reset(void);
 
 /* C side, called from Rust. */
 void cdpor_fiber_switch(void **save_sp, void *to_sp);

@@ -370,6 +370,18 @@ void __cdpor_exit_now(int code) { end_program(NULL, code, __cdpor_site); }
 
 int cdpor_exit_handlers(void) { return !ending && at_exit.n > 0; }
 
+void cdpor_shims_reset(uint32_t threads) {
+    for (uint32_t t = 0; t < threads && t < CDPOR_MAX_THREADS; t++) {
+        cleanups[t] = NULL;
+        exit_values[t] = NULL;
+        exit_sites[t] = 0;
+    }
+    memset(&at_exit, 0, sizeof at_exit);
+    memset(&at_quick_exit, 0, sizeof at_quick_exit);
+    ending = 0;
+    __cdpor_site = 0;
+}
+
 void __cdpor_abort(void) { cdpor_abort(__cdpor_site); }
 
 /* The SV-COMP verifier API (src/instrument/verifier.rs calls these with the site). */
@@ -570,3 +582,14 @@ int __cdpor_sem_getvalue(sem_t *s, int *value) {
     cdpor_store((uint64_t)(uintptr_t)value, sizeof *value, (uint64_t)(unsigned)count, site);
     return 0;
 }
+
+/* ---- in-place reset ---- */
+
+/* Before a call of a function whose effects an in-place reset cannot put back
+ * (src/instrument/irreversible.rs). */
+void __cdpor_irreversible(const char *what, uint32_t site) { cdpor_irreversible(what, site); }
+
+/* Defined by the instrumentation when the program takes the address of such a function. */
+extern const char __cdpor_fork_only[] __attribute__((weak));
+
+const char *cdpor_fork_only(void) { return __cdpor_fork_only; }

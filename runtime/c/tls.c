@@ -132,6 +132,16 @@ void cdpor_thread_reset(uint32_t t) {
         values[t][k] = NULL;
 }
 
+void cdpor_tls_reset(uint32_t threads) {
+    for (uint32_t t = 0; t < threads && t < CDPOR_MAX_THREADS; t++) {
+        blocks[t] = NULL;
+        memset(values[t], 0, created * sizeof values[t][0]);
+    }
+    memset(keys, 0, created * sizeof keys[0]);
+    created = 0;
+    cdpor_keys_state = 0;
+}
+
 /* ---- C11 ---- */
 
 int __cdpor_tss_create(tss_t *key, tss_dtor_t destructor) {

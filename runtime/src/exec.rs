@@ -1,4 +1,4 @@
-//! One execution, inside a forked child: the user's threads as fibers, the scheduler that
+//! One execution, inside a worker: the user's threads as fibers, the scheduler that
 //! decides at every visible operation, and the trace written to shared memory.
 //!
 //! A thread always runs up to its next visible operation, announces it (`pending`) and
@@ -31,8 +31,8 @@ use cdpor_sched::shm::{
 };
 use cdpor_sched::{Event, Kind, Pick, Scheduler, Step, ThreadSet, Tid, MAX_THREADS};
 
-use crate::{ffi, heap, probe, Global};
-use cdpor_sched::layout::{self, stack_bottom, stack_top, STACK_GUARD, STACK_SLOT};
+use crate::{ffi, heap, probe, worker, Global};
+use cdpor_sched::layout::{self, stack_bottom, STACK_GUARD, STACK_SLOT};
 
 #[repr(u8)]
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -528,11 +528,12 @@ fn errno() -> &'static mut c_int {
     unsafe { &mut *libc::__errno_location() }
 }
 
-/// Starts the execution described by the request in shared memory; never returns.
+/// Runs the execution described by the request in shared memory; its end (`finish`)
+/// leaves for the worker's loop (`worker::leave`).
 ///
 /// # Safety
 /// `base` must map a region laid out by `Layout` that holds a valid request.
-pub unsafe fn start(
+pub unsafe fn run(
     base: *mut u8,
     show_output: bool,
     argc: c_int,
@@ -586,7 +587,7 @@ pub unsafe fn start(
     });
     let e = ex();
     if !e.new_thread(0, None, ptr::null_mut(), NO_PARENT, 0) {
-        libc::_exit(3)
+        e.unsupported(0, b"cannot map the main thread's stack")
     }
     // The main thread's first operation is announced like a created thread's: run it
     // up to there, then schedule.
@@ -600,7 +601,32 @@ pub unsafe fn start(
     (*hdr).running = first;
     let mut dummy = ptr::null_mut();
     ffi::cdpor_fiber_switch(&mut dummy, e.threads[first as usize].sp);
+    // The execution never comes back here: it ends in `finish`.
     libc::_exit(3)
+}
+
+/// Forgets the execution that ended, and gives its thread numbers back their empty
+/// records (in place); returns how many numbers it may have used.
+pub fn reset() -> u32 {
+    let e = unsafe { EXEC.get() };
+    let used = e
+        .as_ref()
+        .map_or(0, |e| unsafe { (*e.hdr).n_names }.min(MAX_THREADS as u32));
+    // Nothing of it owns memory beyond the runtime's arena, which the reset empties.
+    unsafe {
+        crate::image::put_back(e, 1);
+        crate::image::put_back(THREADS.get().0.as_mut_ptr(), used as usize);
+    }
+    used
+}
+
+/// Is thread number `t` taken by a thread in the current execution?
+pub fn thread_exists(t: Tid) -> bool {
+    unsafe { EXEC.get().as_ref() }.is_some_and(|e| {
+        e.threads
+            .get(t as usize)
+            .is_some_and(|th| th.status != Status::Unused)
+    })
 }
 
 impl World for Exec {
@@ -609,6 +635,7 @@ impl World for Exec {
     }
     fn set_sync_word(&mut self, m: u64, v: u32) {
         unsafe { (m as *mut u32).write_volatile(v) }
+        worker::wrote(m, m + 4);
     }
     fn thread_word(&self, t: Tid, m: u64) -> u32 {
         if m == stack_bottom(t) {
@@ -752,21 +779,12 @@ impl Exec {
             // thread-local state.
             unsafe { ffi::cdpor_thread_reset(t) };
         }
-        let top = stack_top(t);
-        let bottom = top - STACK_SLOT + STACK_GUARD;
         let (life, previous_exit) = match old.status {
             Status::Unused => (0, (0, 0)),
             _ => (old.life + 1, (old.last_site, old.exit_step)),
         };
-        unsafe {
-            if libc::mprotect(
-                bottom as *mut c_void,
-                (top - bottom) as usize,
-                libc::PROT_READ | libc::PROT_WRITE,
-            ) != 0
-            {
-                return false;
-            }
+        if !crate::layout::map_stack(t, life) {
+            return false;
         }
         let top = layout::life_stack_top(t, life);
         self.threads[t as usize] = Thread {
@@ -1138,6 +1156,14 @@ impl Exec {
                 self.finish_at(Outcome::Misuse, t, ev.site, m as i64)
             }
         }
+        if matches!(
+            ev.kind(),
+            Kind::Read | Kind::Write | Kind::Rmw | Kind::CmpXchg | Kind::Copy
+        ) {
+            for r in ops::footprint(ev).ranges() {
+                heap::before_access(r.lo, r.hi);
+            }
+        }
         let result = ops::execute(self, ev, step) as u64;
         match ev.kind() {
             Kind::Nondet => {
@@ -1255,6 +1281,12 @@ impl Exec {
                     let access = u32::from(r.mode.reads()) | u32::from(r.mode.writes()) << 1;
                     self.memory_error(ev, MemFault { access, ..f })
                 }
+            }
+        }
+        // What an in-place reset must put back.
+        for r in ops::footprint(ev).ranges() {
+            if r.mode.writes() {
+                worker::wrote(r.lo, r.hi);
             }
         }
         result
@@ -1474,7 +1506,7 @@ impl Exec {
         if self.show_output {
             unsafe { ffi::cdpor_flush_stdio() };
         }
-        unsafe { libc::_exit(0) }
+        worker::leave()
     }
 
     /// Ends the execution: the program does something the runtime cannot model.
@@ -1482,7 +1514,7 @@ impl Exec {
         let t = self.cur;
         shm::set_text(&mut self.hdr().text, what);
         self.write_end(Outcome::Unsupported, t, site, 0);
-        unsafe { libc::_exit(0) }
+        worker::leave()
     }
 
     fn write_end(&mut self, outcome: Outcome, tid: Tid, site: u32, code: i64) {
@@ -2330,12 +2362,11 @@ pub extern "C" fn cdpor_tls_block(size: u64) -> *mut c_void {
     if size > layout::TLS_LIFE {
         e.unsupported(0, b"thread-local variables of more than 256 KiB in all");
     }
-    let len = size.next_multiple_of(4096) as usize;
-    let rw = libc::PROT_READ | libc::PROT_WRITE;
-    if len > 0 && unsafe { libc::mprotect(block as *mut c_void, len, rw) } != 0 {
-        e.unsupported(0, b"cannot map a thread's thread-local variables");
+    let len = size.next_multiple_of(4096);
+    match crate::layout::map_tls(e.cur, e.threads[e.cur as usize].life, len) {
+        Some(b) if b == block => block as *mut c_void,
+        _ => e.unsupported(0, b"cannot map a thread's thread-local variables"),
     }
-    block as *mut c_void
 }
 
 /// The size of the heap block at `p`, live or freed (for `realloc`).

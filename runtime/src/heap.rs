@@ -13,7 +13,7 @@
 //! falls into a gap no block owns.
 
 use cdpor_sched::shm::{MemError, MemFault};
-use cdpor_sched::{Tid, MAX_THREADS};
+use cdpor_sched::{ThreadSet, Tid, MAX_THREADS};
 
 use crate::Global;
 use cdpor_sched::layout::{in_heap, stack_owner, HEAP_BASE, HEAP_SLOT, HEAP_SPAN, SHADOW_BASE};
@@ -54,15 +54,111 @@ const _: () = assert!(std::mem::size_of::<Header>() == HEADER as usize);
 struct Arena {
     /// Offset of the first unallocated byte.
     used: u64,
-    /// Bytes made accessible.
+    /// Bytes made accessible (kept by an in-place worker from one execution to the next).
     mapped: u64,
+    /// Bytes this execution needed accessible: what a worker forked for it would have
+    /// made accessible, which decides what an access beyond the blocks does.
+    reach: u64,
+    /// Offset past the last byte the execution wrote (beyond `used` only where memory
+    /// errors do not end it, `--svcomp`).
+    written: u64,
 }
 
-static ARENAS: Global<[Arena; MAX_THREADS]> =
-    Global::new([Arena { used: 0, mapped: 0 }; MAX_THREADS]);
+/// The arenas, and those the current execution used: an in-place reset zeroes what they
+/// allocated, as fresh memory is.
+pub struct Heap {
+    arenas: [Arena; MAX_THREADS],
+    touched: ThreadSet,
+}
+
+static HEAP: Global<*mut Heap> = Global::new(std::ptr::null_mut());
+
+/// Sets up the heap's bookkeeping in `state`, outside the program's image (in the fork
+/// server).
+///
+/// # Safety
+/// Once, with `state` valid for the process's life.
+pub unsafe fn init(state: *mut Heap) {
+    // Zero as `mmap` gave it: untouched, so that a worker faults in only what it uses.
+    *HEAP.get() = state;
+}
+
+fn heap() -> &'static mut Heap {
+    unsafe { &mut **HEAP.get() }
+}
 
 fn arenas() -> &'static mut [Arena; MAX_THREADS] {
-    unsafe { ARENAS.get() }
+    &mut heap().arenas
+}
+
+/// The bytes `[lo, hi)` of the heap were written.
+pub fn wrote(lo: u64, hi: u64) {
+    let off = lo - HEAP_BASE;
+    let t = (off / HEAP_SLOT) as usize;
+    let h = heap();
+    let a = &mut h.arenas[t];
+    a.written = a
+        .written
+        .max((hi - HEAP_BASE - t as u64 * HEAP_SLOT).min(a.reach));
+    h.touched.insert(t as Tid);
+}
+
+/// Gives back what the execution allocated, zeroed (in place).
+pub fn reset() {
+    let h = heap();
+    for t in h.touched.iter() {
+        let a = &mut h.arenas[t as usize];
+        let end = a.used.max(a.written).min(a.reach);
+        let base = HEAP_BASE + t as u64 * HEAP_SLOT;
+        unsafe {
+            std::ptr::write_bytes(base as *mut u8, 0, end as usize);
+            std::ptr::write_bytes(shadow(base), 0, end.div_ceil(8) as usize);
+        }
+        a.used = 0;
+        a.written = 0;
+        a.reach = 0;
+    }
+    h.touched = ThreadSet::EMPTY;
+}
+
+/// Before an access to `[lo, hi)`, in the heap: an access beyond what this execution
+/// made accessible of an arena must fault, as in a worker forked for this execution,
+/// although an earlier execution in this worker made more of it accessible. That part is
+/// made inaccessible again (rarely: an access past every block by more than a step).
+pub fn before_access(lo: u64, hi: u64) {
+    for addr in [lo, hi - 1] {
+        let off = addr.wrapping_sub(HEAP_BASE);
+        if off >= HEAP_SPAN {
+            continue;
+        }
+        let t = (off / HEAP_SLOT) as usize;
+        let a = &mut arenas()[t];
+        if off % HEAP_SLOT >= a.reach && a.mapped > a.reach {
+            let base = HEAP_BASE + t as u64 * HEAP_SLOT;
+            let shrink = |lo: u64, len: u64| unsafe {
+                libc::mprotect(lo as *mut _, len as usize, libc::PROT_NONE);
+            };
+            shrink(base + a.reach, a.mapped - a.reach);
+            shrink(shadow(base + a.reach) as u64, (a.mapped - a.reach) / 8);
+            a.mapped = a.reach;
+        }
+    }
+}
+
+/// The first byte of the accessible heap (or its shadow) that is not zero, if any (after
+/// a reset: a test of it).
+pub fn first_nonzero() -> Option<u64> {
+    let h = heap();
+    (0..MAX_THREADS).find_map(|t| {
+        let base = HEAP_BASE + t as u64 * HEAP_SLOT;
+        let len = h.arenas[t].mapped;
+        [(base, len), (shadow(base) as u64, len / 8)]
+            .into_iter()
+            .find_map(|(lo, len)| {
+                let s = unsafe { std::slice::from_raw_parts(lo as *const u8, len as usize) };
+                s.iter().position(|&b| b != 0).map(|i| lo + i as u64)
+            })
+    })
 }
 
 fn shadow(addr: u64) -> *mut u8 {
@@ -82,10 +178,11 @@ fn header(block: u64) -> &'static mut Header {
     unsafe { &mut *((block - HEADER) as *mut Header) }
 }
 
-/// Is `addr` in the part of a heap arena made accessible so far (so its shadow is too)?
+/// Is `addr` in the part of a heap arena this execution made accessible (so its shadow
+/// is too)?
 fn mapped(addr: u64) -> bool {
     let off = addr.wrapping_sub(HEAP_BASE);
-    off < HEAP_SPAN && off % HEAP_SLOT < arenas()[(off / HEAP_SLOT) as usize].mapped
+    off < HEAP_SPAN && off % HEAP_SLOT < arenas()[(off / HEAP_SLOT) as usize].reach
 }
 
 /// Does the granule at `g` belong to a block, live or freed?
@@ -100,6 +197,7 @@ pub fn alloc(t: Tid, step: u32, size: u64, align: u64, site: u32) -> Option<u64>
         return None;
     }
     let align = align.max(16);
+    heap().touched.insert(t);
     let a = &mut arenas()[t as usize];
     let base = HEAP_BASE + t as u64 * HEAP_SLOT;
     let gap = if a.used == 0 { 0 } else { RED_ZONE };
@@ -108,20 +206,23 @@ pub fn alloc(t: Tid, step: u32, size: u64, align: u64, site: u32) -> Option<u64>
     if end > HEAP_SLOT {
         return None;
     }
-    if end > a.mapped {
+    if end > a.reach {
         let want = end.div_ceil(STEP) * STEP;
-        let grow = |lo: u64, len: u64| unsafe {
-            libc::mprotect(
-                lo as *mut _,
-                len as usize,
-                libc::PROT_READ | libc::PROT_WRITE,
-            ) == 0
-        };
-        let heap = base + a.mapped;
-        if !grow(heap, want - a.mapped) || !grow(shadow(heap) as u64, (want - a.mapped) / 8) {
-            return None;
+        if want > a.mapped {
+            let grow = |lo: u64, len: u64| unsafe {
+                libc::mprotect(
+                    lo as *mut _,
+                    len as usize,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                ) == 0
+            };
+            let heap = base + a.mapped;
+            if !grow(heap, want - a.mapped) || !grow(shadow(heap) as u64, (want - a.mapped) / 8) {
+                return None;
+            }
+            a.mapped = want;
         }
-        a.mapped = want;
+        a.reach = want;
     }
     a.used = end;
     let block = base + start;

@@ -1,15 +1,22 @@
 //! The runtime linked into every program that cdpor checks. The process becomes a fork
-//! server (`server`); each forked child runs one execution (`exec`) under the schedule
-//! that cdpor sent, with the user's threads as fibers (`runtime/c/fiber.c`).
+//! server (`server`), whose forked workers (`worker`) run executions (`exec`) under the
+//! schedules that cdpor sends, with the user's threads as fibers (`runtime/c/fiber.c`),
+//! one after another with an in-place reset between them, or one each.
 //!
 //! Everything here runs single-threaded, in a process whose user code may do anything;
 //! nothing may panic across the C boundary.
 
+mod alloc;
 mod exec;
 mod heap;
+mod image;
 mod layout;
 mod probe;
 mod server;
+mod worker;
+
+#[global_allocator]
+static ALLOC: alloc::RtAlloc = alloc::RtAlloc;
 
 use std::cell::UnsafeCell;
 

@@ -1,14 +1,17 @@
-//! The fork server: the checked program's process waits for cdpor to ask for an
-//! execution, forks a child that runs it, waits for the child and tells cdpor it is done.
-//! The server itself stays small and single-threaded, since every resident page it has
-//! makes each fork slower.
+//! The fork server: the checked program's process, which sets up what every execution
+//! shares (the region, the reserved address ranges, the C library, the snapshot an
+//! in-place reset goes back to), then forks workers (`worker`), one at a time: a new one
+//! when the last one ended, after one execution (fork reset) or many (in-place reset). It
+//! stays small and single-threaded, since every resident page it has makes each fork
+//! slower.
 
-use std::ffi::{c_char, c_int, c_void};
+use std::ffi::{c_char, c_int};
 use std::ptr;
 
-use cdpor_sched::shm::{self, Header, Outcome};
+use cdpor_sched::handoff::Word;
+use cdpor_sched::shm::{self, Header};
 
-use crate::{exec, ffi, layout};
+use crate::{ffi, layout, worker};
 
 const ALTSTACK: usize = 256 << 10;
 
@@ -21,6 +24,10 @@ fn die(msg: &str) -> c_int {
     2
 }
 
+/// Workers in a row that died before taking the request that waits: then the request
+/// is answered with how the last one died.
+const STILLBORN: u32 = 3;
+
 /// The process entry point (called from `main` in `runtime/c/main.c`).
 ///
 /// # Safety
@@ -31,11 +38,7 @@ pub unsafe extern "C" fn cdpor_rt_main(
     argv: *mut *mut c_char,
     envp: *mut *mut c_char,
 ) -> c_int {
-    let (Some(shm_fd), Some(cmd), Some(ack)) = (
-        env_fd(shm::ENV_SHM_FD),
-        env_fd(shm::ENV_CMD_FD),
-        env_fd(shm::ENV_ACK_FD),
-    ) else {
+    let Some(shm_fd) = env_fd(shm::ENV_SHM_FD) else {
         return die("this program was built by cdpor and runs only under it (`cdpor run FILE.c`)");
     };
     let mut st: libc::stat = std::mem::zeroed();
@@ -81,38 +84,43 @@ pub unsafe extern "C" fn cdpor_rt_main(
             libc::close(devnull);
         }
     }
+    if !worker::init(hdr) {
+        (*hdr).reset = shm::RESET_FORK;
+    }
+    let h = &mut *hdr;
+    let go = Word::new(&mut h.go, &mut h.go_sleeping);
+    let done = Word::new(&mut h.done, &mut h.done_sleeping);
+    let mut stillborn = 0;
     loop {
-        let mut byte = 0u8;
-        if libc::read(cmd, &mut byte as *mut u8 as *mut c_void, 1) != 1 {
-            libc::_exit(0);
-        }
-        (*hdr).n_events = 0;
-        (*hdr).n_threads = 0;
-        (*hdr).n_allocs = 0;
-        (*hdr).n_restricted = 0;
-        (*hdr).outcome = Outcome::Running as u32;
-        (*hdr).fault_addr = 0;
-        (*hdr).fault_pc = 0;
-        (*hdr).text[0] = 0;
-        (*hdr).file[0] = 0;
+        let taken_before = h.taken;
         let pid = libc::fork();
         if pid == 0 {
-            libc::close(cmd);
-            libc::close(ack);
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
             ffi::cdpor_install_signals(altstack, ALTSTACK);
-            exec::start(base as *mut u8, show_output, argc, argv, envp);
+            worker::serve(base as *mut u8, show_output, argc, argv, envp);
         }
-        (*hdr).child_pid = pid;
-        let mut status = 0;
+        h.child_pid = pid;
+        h.workers += 1;
+        let mut status = -1;
         if pid > 0 {
             while libc::waitpid(pid, &mut status, 0) < 0 && *libc::__errno_location() == libc::EINTR
             {
             }
         }
-        (*hdr).wait_status = if pid > 0 { status } else { -1 };
-        if libc::write(ack, &byte as *const u8 as *const c_void, 1) != 1 {
-            libc::_exit(0);
+        // A worker that died in the middle of a request leaves it to be answered here.
+        let request = go.get();
+        let answered = done.get() == request;
+        let died_on_it = h.taken == request && !answered;
+        stillborn = if h.taken == taken_before {
+            stillborn + 1
+        } else {
+            0
+        };
+        if died_on_it || (!answered && (stillborn >= STILLBORN || pid < 0)) {
+            h.taken = request;
+            h.wait_status = status;
+            done.post(request);
+            stillborn = 0;
         }
     }
 }

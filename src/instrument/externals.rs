@@ -412,6 +412,173 @@ pub fn harmless(name: &str) -> bool {
     NAMES.contains(&name) || name.starts_with("llvm.")
 }
 
+/// External functions that change nothing an in-place reset does not put back: no state
+/// of their own, none of the kernel's, no memory but through their result (or reads of
+/// their arguments); or only the standard streams' state, which the reset puts back (a
+/// stream other than those comes from a function that is no such one, `fopen`); or the C
+/// library's allocator, which the runtime watches as they run (`runtime/c/alloc.c`).
+pub fn restorable(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        // <stdlib.h>, <ctype.h> and what glibc's macros for them call
+        "abs",
+        "labs",
+        "llabs",
+        "div",
+        "ldiv",
+        "lldiv",
+        "isalpha",
+        "isdigit",
+        "isalnum",
+        "isspace",
+        "isupper",
+        "islower",
+        "isxdigit",
+        "ispunct",
+        "isprint",
+        "iscntrl",
+        "isgraph",
+        "isblank",
+        "isascii",
+        "toupper",
+        "tolower",
+        "__ctype_b_loc",
+        "__ctype_tolower_loc",
+        "__ctype_toupper_loc",
+        "__errno_location",
+        "strerror",
+        // reads only
+        "strspn",
+        "strcspn",
+        "strpbrk",
+        "strcasecmp",
+        "strncasecmp",
+        "strcoll",
+        "strchrnul",
+        "rawmemchr",
+        "memrchr",
+        "strcasestr",
+        "index",
+        "rindex",
+        "bcmp",
+        "wcslen",
+        "bsearch",
+        // the standard streams
+        "putchar",
+        "fputc",
+        "putc",
+        "putchar_unlocked",
+        "fputc_unlocked",
+        "putc_unlocked",
+        "getchar",
+        "fgetc",
+        "getc",
+        "getchar_unlocked",
+        "getc_unlocked",
+        "ungetc",
+        "fflush",
+        "perror",
+        "fileno",
+        "isatty",
+        "feof",
+        "ferror",
+        "clearerr",
+        // the floating-point environment: each fiber's own, and put back by a reset
+        "fegetround",
+        "fesetround",
+        "feclearexcept",
+        "fetestexcept",
+        "feraiseexcept",
+        "fesetenv",
+        "feupdateenv",
+        "fesetexceptflag",
+        // a jump buffer is the program's memory
+        "setjmp",
+        "_setjmp",
+        "__sigsetjmp",
+        "sigsetjmp",
+        "longjmp",
+        "_longjmp",
+        "siglongjmp",
+        // ids that stay as they are
+        "getuid",
+        "geteuid",
+        "getgid",
+        "getegid",
+        "__stack_chk_fail",
+    ];
+    const MATH: &[&str] = &[
+        "sqrt",
+        "cbrt",
+        "sin",
+        "cos",
+        "tan",
+        "asin",
+        "acos",
+        "atan",
+        "atan2",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "acosh",
+        "atanh",
+        "exp",
+        "exp2",
+        "expm1",
+        "log",
+        "log2",
+        "log10",
+        "log1p",
+        "logb",
+        "pow",
+        "fabs",
+        "floor",
+        "ceil",
+        "fmod",
+        "round",
+        "lround",
+        "llround",
+        "trunc",
+        "rint",
+        "lrint",
+        "llrint",
+        "nearbyint",
+        "hypot",
+        "fmin",
+        "fmax",
+        "fdim",
+        "fma",
+        "copysign",
+        "erf",
+        "erfc",
+        "tgamma",
+        "ldexp",
+        "scalbn",
+        "scalbln",
+        "ilogb",
+        "nextafter",
+        "nexttoward",
+        "remainder",
+        "nan",
+    ];
+    NAMES.contains(&name)
+        || name.starts_with("llvm.")
+        || [
+            "__fpclassify",
+            "__isinf",
+            "__isnan",
+            "__signbit",
+            "__finite",
+            "__issignaling",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+        || MATH.iter().any(|m| {
+            name.strip_prefix(m)
+                .is_some_and(|r| r.is_empty() || r == "f" || r == "l")
+        })
+}
+
 /// Functions of the C library with hidden state that all threads share, which cdpor does
 /// not model: most return static storage that the next call overwrites (POSIX lists
 /// them as not thread-safe). A call gets a warning whatever its arguments: the order of

@@ -159,7 +159,7 @@ fn natural_loops(f: LLVMValueRef) -> Vec<Loop> {
 /// Is `call` an inline `asm` that is only a hint to the CPU or a compiler barrier, as
 /// spin loops' `cpu_relax()` is (`pause`, `rep; nop`, `yield`, or nothing with a memory
 /// clobber)? Without operands it can change nothing a loop could depend on.
-fn is_hint_asm(call: LLVMValueRef) -> bool {
+pub(super) fn is_hint_asm(call: LLVMValueRef) -> bool {
     const HINTS: &[&str] = &["", "pause", "nop", "rep", "rep nop", "yield"];
     unsafe {
         let target = LLVMGetOperand(call, (LLVMGetNumOperands(call) - 1) as u32);

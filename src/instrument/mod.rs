@@ -31,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 mod externals;
 mod frames;
+mod irreversible;
 mod linkage;
 mod loops;
 mod nondet;
@@ -521,7 +522,9 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
         }
 
         // Before the redirected functions take their runtime names: which library
-        // functions a loop calls decides whether it can wait.
+        // functions a loop calls decides whether it can wait, and which calls a reset
+        // can undo.
+        self.mark_irreversible_calls(&redirected);
         self.instrument_loops();
         self.check_frames();
 

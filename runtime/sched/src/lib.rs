@@ -4,6 +4,7 @@
 //! schedule into an execution.
 
 pub mod event;
+pub mod handoff;
 pub mod layout;
 pub mod ops;
 pub mod scheduler;

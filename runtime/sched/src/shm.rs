@@ -1,6 +1,7 @@
-//! The shared-memory region through which `cdpor` and the checked program's fork server
+//! The shared-memory region through which `cdpor` and the checked program's worker
 //! exchange one execution: `cdpor` writes a request (schedule, sleep set, limits), the
-//! forked child writes the trace and how the execution ended.
+//! worker writes the trace and how the execution ended (`handoff` says who waits for
+//! whom).
 //!
 //! Layout: `Header`, `MAX_THREADS` sleep-set events, `MAX_THREADS` thread records,
 //! `MAX_THREADS` thread names, `cap_steps` schedule steps, `cap_steps` trace events,
@@ -26,11 +27,60 @@ pub const FLAG_NO_SPURIOUS: u32 = 4;
 /// still counts as a write (C11's data races do not look at values).
 pub const FLAG_RACES: u32 = 8;
 
-/// Environment variables through which `cdpor` hands the fork server its channels.
+/// Environment variables through which `cdpor` hands the fork server its region.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";
-pub const ENV_CMD_FD: &str = "CDPOR_CMD_FD";
-pub const ENV_ACK_FD: &str = "CDPOR_ACK_FD";
 pub const ENV_CPU: &str = "CDPOR_CPU";
+/// Set (to anything): after each in-place reset the worker compares the program's image
+/// with the state it started from, and reports the first difference (a test of reset).
+pub const ENV_VERIFY_RESET: &str = "CDPOR_VERIFY_RESET";
+
+/// How a worker gets back to the state before an execution (`Header::reset`).
+pub const RESET_FORK: u32 = 0;
+pub const RESET_INPLACE: u32 = 1;
+
+/// Why a worker that resets in place ended after an execution, and the server forked a
+/// fresh one (`Header::replaced` counts each).
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Replaced {
+    /// A thread crashed, or the runtime did: anything may be half done.
+    Crash = 0,
+    /// The C library's allocator was used (its bookkeeping is spread over its heap).
+    LibraryAllocator = 1,
+    /// An event wrote memory outside the program's image, heap, stacks and blocks.
+    StrayWrite = 2,
+    /// The runtime ran out of the room it keeps for an execution.
+    Room = 3,
+}
+
+pub const REPLACED_KINDS: usize = 4;
+
+/// Why a worker left in-place reset for good (`Header::fallback`): the program changed
+/// what a reset cannot put back, outside its process or in state cdpor does not see.
+#[repr(u32)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Fallback {
+    None = 0,
+    /// A call of a function that changes kernel or library state (`fallback_site`: its
+    /// site; `fallback_text`: the function).
+    Call = 1,
+    /// The program was built so (`fallback_text` says why): a function whose effects
+    /// cdpor does not see is called through a pointer.
+    Program = 2,
+    /// A difference found by `ENV_VERIFY_RESET` (`fallback_text` says where).
+    Verify = 3,
+}
+
+impl Fallback {
+    pub fn from_u32(v: u32) -> Fallback {
+        match v {
+            1 => Fallback::Call,
+            2 => Fallback::Program,
+            3 => Fallback::Verify,
+            _ => Fallback::None,
+        }
+    }
+}
 
 /// How an execution ended.
 #[repr(u32)]
@@ -136,9 +186,34 @@ pub struct Header {
     /// Thread numbers given so far (`ThreadName`): an execution that takes a new one
     /// adds it.
     pub n_names: u32,
+    /// `RESET_FORK` or `RESET_INPLACE`; a worker that falls back sets `RESET_FORK`.
+    pub reset: u32,
+    // The hand-off (`handoff`): request numbers, each written by one side, and the flags
+    // by which their waiters say they sleep.
+    pub go: u32,
+    pub taken: u32,
+    pub done: u32,
+    pub go_sleeping: u32,
+    pub done_sleeping: u32,
+    /// cdpor and the worker run on CPUs of their own: waiters spin before they sleep.
+    pub spin: u32,
     // Written by the fork server.
     pub child_pid: i32,
     pub wait_status: i32,
+    /// Workers forked so far.
+    pub workers: u32,
+    /// Workers that ended after an execution they could not reset from, by `Replaced`.
+    pub replaced: [u32; REPLACED_KINDS],
+    // Written by the worker.
+    /// `Fallback`, once a worker left in-place reset for good.
+    pub fallback: u32,
+    pub fallback_site: u32,
+    pub fallback_text: [u8; TEXT_LEN],
+    /// Time-stamp counter ticks the last execution ran (from its request to its end)
+    /// and the reset after it took (0 when the worker ended instead): read without a
+    /// system call or a page fault, even in a worker forked for one execution.
+    pub run_ticks: u64,
+    pub reset_ticks: u64,
     // Response, written by the child.
     pub n_events: u32,
     pub n_threads: u32,
