@@ -23,6 +23,14 @@ fn main() {
     if release {
         cmd.arg("--release");
     }
+    // The archive is linked into every checked program: only what the runtime's entry
+    // points reach (LTO over the standard library too), without debug information
+    // (reports name the program's code, never the runtime's), so that writing and
+    // linking it costs little.
+    cmd.env("CARGO_PROFILE_RELEASE_LTO", "fat")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "0")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "1")
+        .env("CARGO_PROFILE_DEV_DEBUG", "0");
     // The outer build's settings are for the cdpor binary, not for the runtime.
     for var in [
         "CARGO_TARGET_DIR",
@@ -40,6 +48,20 @@ fn main() {
     let lib = target_dir
         .join(if release { "release" } else { "debug" })
         .join("libcdpor_rt.a");
+    // The standard library's own debug information survives LTO: strip it, where a
+    // `strip` is at hand (the archive works either way).
+    let stripped = out.join("libcdpor_rt.a");
+    let strip = Command::new("strip")
+        .arg("--strip-debug")
+        .arg(&lib)
+        .arg("-o")
+        .arg(&stripped)
+        .status();
+    let lib = if strip.is_ok_and(|s| s.success()) {
+        stripped
+    } else {
+        lib
+    };
     println!("cargo:rustc-env=CDPOR_RUNTIME_LIB={}", lib.display());
     for path in [
         "runtime/Cargo.toml",

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cdpor_sched::handoff::Word;
+use cdpor_sched::handoff::{Spin, Word};
 use cdpor_sched::scheduler::Probe;
 use cdpor_sched::shm::{
     self, Alloc, Fallback, Header, Layout, Outcome, ThreadEnd, ThreadName, ThreadStatus, NO_PARENT,
@@ -198,7 +198,7 @@ pub struct Executor {
     map: MmapMut,
     layout: Layout,
     timeout: Duration,
-    spin: bool,
+    spin: Spin,
     /// When the executor started, in time and in time-stamp counter ticks: what a tick
     /// is worth (`timing`).
     started: (Instant, u64),
@@ -278,7 +278,7 @@ impl Executor {
             map,
             layout,
             timeout: opts.timeout,
-            spin: opts.cpu == Placement::Spinning,
+            spin: Spin::new(opts.cpu == Placement::Spinning),
             started: (Instant::now(), ticks()),
         })
     }
@@ -464,8 +464,13 @@ impl Executor {
             } else {
                 left.min(Duration::from_secs(1))
             };
-            let spin = self.spin;
-            if self.words().1.wait(|d| d == request, spin, Some(slice)) {
+            let mut spin = std::mem::replace(&mut self.spin, Spin::new(false));
+            let done = self
+                .words()
+                .1
+                .wait(|d| d == request, &mut spin, Some(slice));
+            self.spin = spin;
+            if done {
                 return Ok(stopped);
             }
             if let Ok(Some(_)) = self.server.try_wait() {

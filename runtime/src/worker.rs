@@ -20,7 +20,7 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-use cdpor_sched::handoff::Word;
+use cdpor_sched::handoff::{Spin, Word};
 use cdpor_sched::layout::{stack_owner, tls_owner, DETACH_WORDS, STACK_BASE};
 use cdpor_sched::shm::{self, Fallback, Header, Outcome, Replaced};
 
@@ -215,9 +215,10 @@ pub unsafe fn serve(
         argv,
         envp,
     };
+    let mut spin = Spin::new(h.spin != 0);
     loop {
         let taken = h.taken;
-        go.wait(|g| g != taken, h.spin != 0, None);
+        go.wait(|g| g != taken, &mut spin, None);
         let request = go.get();
         h.taken = request;
         let began = ticks();

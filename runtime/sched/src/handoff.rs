@@ -24,9 +24,27 @@ pub struct Word<'a> {
 }
 
 /// Spins before sleeping: about as long as a short execution takes.
-/// How long a waiter spins (`spin_loop` rounds) before it sleeps, when it spins: about
-/// as long as a short execution takes, or cdpor's analysis of one.
-const SPINS: u32 = 1 << 12;
+/// A waiter's spinning, tuned as it goes: spinning pays only while the other side gets
+/// its work done within the spin, which it does not when it waits for a CPU (a loaded
+/// machine) or has long work. Each wait that ends within the spin lengthens the next
+/// one; each that has to sleep halves it, down to a short probe.
+pub struct Spin {
+    rounds: u32,
+}
+
+/// `spin_loop` rounds: at most about a short execution, at least a probe that finds out
+/// when spinning pays again.
+const MOST: u32 = 1 << 13;
+const LEAST: u32 = 1 << 6;
+
+impl Spin {
+    /// Spins (when the two sides each have a CPU), or not at all.
+    pub fn new(on: bool) -> Spin {
+        Spin {
+            rounds: if on { MOST } else { 0 },
+        }
+    }
+}
 
 impl<'a> Word<'a> {
     /// # Safety
@@ -52,14 +70,23 @@ impl<'a> Word<'a> {
         }
     }
 
-    /// Waits until `ready(word)`, at most `timeout`; returns whether it is. Spinning
-    /// first only pays when the poster runs on another CPU meanwhile (`Header::spin`).
-    pub fn wait(&self, ready: impl Fn(u32) -> bool, spin: bool, timeout: Option<Duration>) -> bool {
-        for _ in 0..if spin { SPINS } else { 0 } {
-            if ready(self.get()) {
-                return true;
+    /// Waits until `ready(word)`, at most `timeout`; returns whether it is. It spins
+    /// first as `spin` says, which learns from how the wait ends.
+    pub fn wait(
+        &self,
+        ready: impl Fn(u32) -> bool,
+        spin: &mut Spin,
+        timeout: Option<Duration>,
+    ) -> bool {
+        if spin.rounds > 0 {
+            for _ in 0..spin.rounds {
+                if ready(self.get()) {
+                    spin.rounds = (spin.rounds + spin.rounds / 8).min(MOST);
+                    return true;
+                }
+                std::hint::spin_loop();
             }
-            std::hint::spin_loop();
+            spin.rounds = (spin.rounds / 2).max(LEAST);
         }
         let deadline = timeout.map(|t| Instant::now() + t);
         loop {
