@@ -306,6 +306,9 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
 /// line that names the user's file and symbol, never cdpor's work directory or the
 /// runtime's own use of glibc in a static link.
 fn linker_diagnostics(stderr: &str, object: &Path) -> String {
+    if stderr.contains("ld.lld") {
+        return lld_diagnostics(stderr, object);
+    }
     let object = format!("{}:", object.display());
     let mut problems: Vec<String> = Vec::new();
     let mut function: Option<String> = None;
@@ -357,6 +360,70 @@ fn linker_diagnostics(stderr: &str, object: &Path) -> String {
         };
         problems.push(format!("{place}{what}{within}"));
     }
+    problems.dedup();
+    problems.join("\n")
+}
+
+/// `linker_diagnostics` for lld, whose report of an undefined symbol spans lines:
+///
+/// ```text
+/// ld.lld: error: undefined symbol: frobnicate
+/// >>> referenced by prog.c:15 (/home/me/prog.c:15)
+/// >>>               /tmp/cdpor-XXXX/prog.o:(worker)
+/// ```
+fn lld_diagnostics(stderr: &str, object: &Path) -> String {
+    let object = format!("{}:", object.display());
+    let mut problems: Vec<String> = Vec::new();
+    // The symbol being reported, and where its first reference is.
+    let mut undefined: Option<(String, Option<String>, Option<String>)> = None;
+    let flush = |u: &mut Option<(String, Option<String>, Option<String>)>,
+                 out: &mut Vec<String>| {
+        if let Some((symbol, place, within)) = u.take() {
+            let place = place.map_or(String::new(), |p| format!("{p}: "));
+            let within = within.map_or(String::new(), |w| format!(" ({w})"));
+            out.push(format!("{place}undefined reference to `{symbol}`{within}"));
+        }
+    };
+    for line in stderr.lines() {
+        if line.contains("linker command failed") {
+            continue;
+        }
+        if let Some(more) = line.strip_prefix(">>>") {
+            let more = more.trim();
+            let Some((_, place, within)) = undefined.as_mut() else {
+                continue;
+            };
+            if let Some(at) = more.strip_prefix("referenced by ") {
+                // `prog.c:15 (/home/me/prog.c:15)`: the full path, as short as it goes.
+                let at = at
+                    .rsplit_once(" (")
+                    .and_then(|(_, full)| full.strip_suffix(')'))
+                    .unwrap_or(at);
+                place.get_or_insert_with(|| crate::symbols::short(at).into_owned());
+            } else if let Some(f) = more
+                .strip_prefix(object.as_str())
+                .and_then(|r| r.strip_prefix('('))
+                .and_then(|r| r.strip_suffix(')'))
+            {
+                within.get_or_insert_with(|| {
+                    if f.starts_with('.') {
+                        "in a global's initial value".to_string()
+                    } else {
+                        format!("in `{}`", source_function(f))
+                    }
+                });
+            }
+            continue;
+        }
+        flush(&mut undefined, &mut problems);
+        let what = line.split_once("error: ").map_or(line, |(_, w)| w);
+        if let Some(symbol) = what.strip_prefix("undefined symbol: ") {
+            undefined = Some((symbol.to_string(), None, None));
+        } else if line.contains("error: ") {
+            problems.push(what.replace(object.as_str(), "the program:"));
+        }
+    }
+    flush(&mut undefined, &mut problems);
     problems.dedup();
     problems.join("\n")
 }
