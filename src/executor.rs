@@ -162,7 +162,43 @@ pub struct ExecOptions {
     /// state it started from (a test of the reset; `shm::ENV_VERIFY_RESET`, which cdpor's
     /// own environment can set too).
     pub verify_reset: bool,
-    pub run: crate::explore::RunOptions,
+    pub run: RunOptions,
+}
+
+/// `--unroll`'s default: enough for the loops of small test programs, few enough that a
+/// loop that polls with side effects gives an exploration that ends.
+pub const DEFAULT_UNROLL: u32 = 100;
+
+/// Options the runtime applies inside each execution.
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// SV-COMP conventions: `abort()` ends an execution silently and a deadlock is no
+    /// error.
+    pub svcomp: bool,
+    /// Threads an execution may create besides main.
+    pub max_threads: u32,
+    /// The values a nondeterministic integer too wide to explore whole takes.
+    pub nondet: (i64, i64),
+    /// A loop activation past this many iterations with an effect (while other threads
+    /// live) stops its thread.
+    pub unroll: u32,
+    /// Condition waits may end without a signal.
+    pub spurious_wakeups: bool,
+    /// Data races are errors (`--races`).
+    pub races: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> RunOptions {
+        RunOptions {
+            svcomp: false,
+            max_threads: u32::MAX,
+            nondet: (-1, 3),
+            unroll: DEFAULT_UNROLL,
+            spurious_wakeups: true,
+            races: false,
+        }
+    }
 }
 
 /// Why in-place reset stopped for the rest of a run: the call (its function and site)

@@ -128,8 +128,8 @@ fn parse_range(s: &str) -> Result<(i64, i64), String> {
 }
 
 impl BuildArgs {
-    fn run_options(&self) -> explore::RunOptions {
-        explore::RunOptions {
+    fn run_options(&self) -> cdpor::executor::RunOptions {
+        cdpor::executor::RunOptions {
             svcomp: self.svcomp,
             max_threads: self.max_threads.unwrap_or(if self.svcomp {
                 SVCOMP_MAX_THREADS
@@ -137,7 +137,7 @@ impl BuildArgs {
                 u32::MAX
             }),
             nondet: self.nondet_range,
-            unroll: self.unroll.unwrap_or(explore::DEFAULT_UNROLL),
+            unroll: self.unroll.unwrap_or(cdpor::executor::DEFAULT_UNROLL),
             spurious_wakeups: !self.no_spurious_wakeups,
             races: self.races,
         }
@@ -223,7 +223,7 @@ const SVCOMP_ROUNDS: [explore::Round; 2] = [
         share: 0.2,
     },
     explore::Round {
-        unroll: explore::DEFAULT_UNROLL,
+        unroll: cdpor::executor::DEFAULT_UNROLL,
         max_threads: SVCOMP_MAX_THREADS,
         share: 1.0,
     },
@@ -427,7 +427,7 @@ fn run(args: RunArgs) -> ExitCode {
         },
         probes: explore::Probes {
             count: (args.probes).unwrap_or(if args.build.svcomp { SVCOMP_PROBES } else { 0 }),
-            unroll: args.build.unroll.unwrap_or(explore::DEFAULT_UNROLL),
+            unroll: args.build.unroll.unwrap_or(cdpor::executor::DEFAULT_UNROLL),
             max_threads: args.build.max_threads.unwrap_or(if args.build.svcomp {
                 SVCOMP_PROBE_MAX_THREADS
             } else {
