@@ -59,7 +59,7 @@ pub fn reserve() -> Result<(), &'static str> {
 }
 
 /// How much of a life's stack an in-place worker makes accessible at a time.
-const STACK_STEP: u64 = 8 << 10;
+const STACK_STEP: u64 = 4 << 10;
 /// Thread-local blocks an execution can initialize (more: the worker is forked again).
 const BLOCKS: usize = 1024;
 

@@ -529,17 +529,33 @@ impl ThreadSet {
     pub fn len(self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
-    pub fn iter(self) -> impl Iterator<Item = Tid> {
-        (0..WORDS).flat_map(move |i| {
-            let mut bits = self.0[i];
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let t = bits.trailing_zeros();
-                    bits &= bits - 1;
-                    (i * 64) as Tid + t
-                })
-            })
-        })
+    pub fn iter(self) -> Members {
+        Members { set: self, word: 0 }
+    }
+}
+
+/// The members of a `ThreadSet`, in increasing order (a word at a time: most sets are
+/// a few threads among the first 64).
+pub struct Members {
+    set: ThreadSet,
+    word: usize,
+}
+
+impl Iterator for Members {
+    type Item = Tid;
+
+    #[inline]
+    fn next(&mut self) -> Option<Tid> {
+        while self.word < WORDS {
+            let bits = &mut self.set.0[self.word];
+            if *bits != 0 {
+                let t = bits.trailing_zeros();
+                *bits &= *bits - 1;
+                return Some((self.word * 64) as Tid + t);
+            }
+            self.word += 1;
+        }
+        None
     }
 }
 
