@@ -132,6 +132,12 @@ void cdpor_thread_reset(uint32_t t) {
         values[t][k] = NULL;
 }
 
+/* The values' table, which an in-place reset clears row by row (cdpor_tls_reset). */
+const void *cdpor_tls_values(uint64_t *len) {
+    *len = sizeof values;
+    return values;
+}
+
 void cdpor_tls_reset(uint32_t threads) {
     for (uint32_t t = 0; t < threads && t < CDPOR_MAX_THREADS; t++) {
         blocks[t] = NULL;

@@ -22,10 +22,15 @@ const MAX_PAGES: usize = 1 << 16;
 /// Dirty pages listed in order; past this many, the bitmap is scanned instead.
 const LISTED: usize = 4096;
 
+/// Tables of the runtime that it resets itself (row by row, only the rows an execution
+/// used), which the copy leaves out: together they are most of the image.
+const EXCLUDED: usize = 4;
+
 /// Where the image is, its copy, and the pages written since the last reset.
 pub struct Image {
     lo: u64,
     pages: usize,
+    excluded: [(u64, u64); EXCLUDED],
     snapshot: *mut u8,
     dirty: [u64; MAX_PAGES / 64],
     listed: [u32; LISTED],
@@ -49,12 +54,27 @@ fn bounds() -> (u64, u64) {
     }
 }
 
+/// Leaves the whole pages of `[lo, lo+len)` out of the copy (and of `first_difference`):
+/// a table the runtime resets itself. Before `snapshot`.
+pub fn exclude(lo: u64, len: u64, excluded: &mut Vec<(u64, u64)>) {
+    let first = lo.next_multiple_of(PAGE);
+    let end = (lo + len) & !(PAGE - 1);
+    if end > first && excluded.len() < EXCLUDED {
+        excluded.push((first, end));
+    }
+}
+
+fn is_excluded(im: &Image, page: u64) -> bool {
+    im.excluded.iter().any(|&(lo, hi)| (lo..hi).contains(&page))
+}
+
 /// Copies the image (in the fork server, before any execution), into `state`, which
-/// lives outside it. Returns false if it cannot (an image too large to track).
+/// lives outside it, but for the `excluded` tables. Returns false if it cannot (an image
+/// too large to track).
 ///
 /// # Safety
 /// Once, with `state` valid for the process's life.
-pub unsafe fn snapshot(state: *mut Image) -> bool {
+pub unsafe fn snapshot(state: *mut Image, excluded: &[(u64, u64)]) -> bool {
     let (lo, hi) = bounds();
     let pages = ((hi - lo) / PAGE) as usize;
     if pages > MAX_PAGES {
@@ -73,9 +93,12 @@ pub unsafe fn snapshot(state: *mut Image) -> bool {
     if copy == libc::MAP_FAILED {
         return false;
     }
+    let mut ex = [(0, 0); EXCLUDED];
+    ex[..excluded.len()].copy_from_slice(excluded);
     state.write(Image {
         lo,
         pages,
+        excluded: ex,
         snapshot: copy as *mut u8,
         dirty: [0; MAX_PAGES / 64],
         listed: [0; LISTED],
@@ -86,9 +109,19 @@ pub unsafe fn snapshot(state: *mut Image) -> bool {
     // The pointer to the state is part of the image: it is set before the copy. A child
     // makes the copy: reading every page of the image would give the server a page-table
     // entry for each, which every fork would copy and every worker's end tear down.
+    // Pages of zeros stay untouched in the copy (a fresh shared mapping reads zero): most
+    // of `.bss` costs a read here, and nothing in the copy.
     match libc::fork() {
         0 => {
-            std::ptr::copy_nonoverlapping(lo as *const u8, copy as *mut u8, (hi - lo) as usize);
+            let im = &*state;
+            for p in 0..pages {
+                let page = lo + p as u64 * PAGE;
+                let bytes = std::slice::from_raw_parts(page as *const u8, PAGE as usize);
+                if !is_excluded(im, page) && bytes.iter().any(|&b| b != 0) {
+                    let to = (copy as *mut u8).add(p * PAGE as usize);
+                    std::ptr::copy_nonoverlapping(page as *const u8, to, PAGE as usize);
+                }
+            }
             libc::_exit(0)
         }
         pid if pid > 0 => {
@@ -195,7 +228,7 @@ pub fn first_difference() -> Option<u64> {
     // Page by page first: a memcmp of equal pages is fast.
     let page = (0..im.pages).find(|&p| {
         let r = p * PAGE as usize..(p + 1) * PAGE as usize;
-        now[r.clone()] != then[r]
+        !is_excluded(im, im.lo + (p as u64) * PAGE) && now[r.clone()] != then[r]
     })?;
     let base = page * PAGE as usize;
     let off = (0..PAGE as usize).find(|&i| now[base + i] != then[base + i])?;

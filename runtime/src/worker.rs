@@ -41,6 +41,20 @@ extern "C" {
     fn cdpor_fork_only() -> *const c_char;
 }
 
+/// The C side's tables that it resets itself, row by row.
+mod tables {
+    extern "C" {
+        fn cdpor_tls_values(len: *mut u64) -> *const u8;
+    }
+
+    /// Where thread-specific data's values are, and their size.
+    pub fn values() -> (u64, u64) {
+        let mut len = 0;
+        let p = unsafe { cdpor_tls_values(&mut len) };
+        (p as u64, len)
+    }
+}
+
 /// The worker's own state: outside the program's image, so that neither a reset nor the
 /// program touches it. Set up by the fork server, inherited by each worker.
 ///
@@ -108,7 +122,11 @@ pub unsafe fn init(hdr: *mut Header) -> bool {
     }
     cdpor_c_snapshot();
     // Last: the image as every execution must find it.
-    ok && image::snapshot(&mut (*s).image)
+    let mut excluded = Vec::new();
+    for (lo, len) in [exec::table(), tables::values()] {
+        image::exclude(lo, len, &mut excluded);
+    }
+    ok && image::snapshot(&mut (*s).image, &excluded)
 }
 
 /// This worker cannot reset after the current execution: it ends after it, and the

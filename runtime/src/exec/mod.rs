@@ -213,11 +213,21 @@ pub fn reset() -> u32 {
         .as_ref()
         .map_or(0, |e| unsafe { (*e.hdr).n_names }.min(MAX_THREADS as u32));
     // Nothing of it owns memory beyond the runtime's arena, which the reset empties.
-    unsafe {
-        crate::image::put_back(e, 1);
-        crate::image::put_back(THREADS.get().0.as_mut_ptr(), used as usize);
+    unsafe { crate::image::put_back(e, 1) };
+    for th in unsafe { &mut THREADS.get().0[..used as usize] } {
+        *th = UNUSED;
     }
     used
+}
+
+/// Where the thread table is, and its size: the snapshot of the image leaves it out
+/// (`reset` resets the rows an execution used).
+pub fn table() -> (u64, u64) {
+    let t = unsafe { THREADS.get() };
+    (
+        t as *mut Threads as u64,
+        std::mem::size_of::<Threads>() as u64,
+    )
 }
 
 /// Is thread number `t` taken by a thread in the current execution?
