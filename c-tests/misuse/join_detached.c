@@ -11,7 +11,7 @@
  * run: -DTWICE ; verdict=error kind=misuse location=join_detached.c:40 contains="detaches T1, which is detached"
  * run: -DSELF --keep-going ; verdict=error executions=1 failing=1 blocked=0 errors=misuse@join_detached.c:43
  * run: -DSELF --keep-going --algorithm none ; verdict=error errors=misuse@join_detached.c:43
- * run: -DNOJOIN ; verdict=safe executions=2
+ * run: -DNOJOIN ; verdict=safe executions=1
  * run: -DNOJOIN -DATTR --algorithm none ; verdict=safe
  */
 #include <pthread.h>

@@ -3,9 +3,9 @@
  * BUG: the try-read lock fails while the writer holds the lock.
  *
  * cdpor-test
- * run: ; verdict=safe executions=19
+ * run: ; verdict=safe executions=10
  * run: --algorithm classic ; verdict=safe
- * run: --algorithm none ; verdict=safe executions=5049
+ * run: --algorithm none ; verdict=safe executions=2912
  * run: -DBUG ; verdict=error kind=assertion location=try_small.c:29
  * run: -DBUG --algorithm none ; verdict=error kind=assertion location=try_small.c:29
  */

@@ -1,18 +1,19 @@
 /* A worker counts to 5 while main reads the count once and returns without joining. With
- * --unroll 3 the worker is stopped at its fourth turn, and main's return ends the
- * execution; that execution is cut all the same (the worker could have counted on before
- * main read), so the verdict is incomplete, never safe: `c < 5` fails only when all five
- * turns come first. Unbounded, the failure is found. With -DSPAWN a spawner creates
+ * --unroll 3 the worker is stopped at its fourth turn; main's return waits for it (the
+ * end of the process waits while another thread can run) and ends the execution once it
+ * is stopped, which is a cut (the worker could have counted on before main read): every
+ * execution is cut, so the verdict is incomplete, never safe: `c < 5` fails only when all
+ * five turns come first. Unbounded, the failure is found. With -DSPAWN a spawner creates
  * threads without end while main returns: --max-threads stops it, and the executions
  * where main returns then are cut by that bound.
  *
  * cdpor-test
- * run: --unroll 3 ; verdict=incomplete executions=4 bounded=5 contains="--unroll"
+ * run: --unroll 3 ; verdict=incomplete executions=0 bounded=5 contains="--unroll"
  * run: --unroll 3 --algorithm source ; verdict=incomplete
  * run: --unroll 3 --algorithm classic ; verdict=incomplete
- * run: --unroll 3 --algorithm none ; verdict=incomplete executions=120 bounded=45
- * run: ; verdict=error kind=assertion location=unroll_cut_main_exits.c:42
- * run: --algorithm none ; verdict=error kind=assertion location=unroll_cut_main_exits.c:42
+ * run: --unroll 3 --algorithm none ; verdict=incomplete executions=0 bounded=45
+ * run: ; verdict=error kind=assertion location=unroll_cut_main_exits.c:43
+ * run: --algorithm none ; verdict=error kind=assertion location=unroll_cut_main_exits.c:43
  * run: -DSPAWN --max-threads 3 ; verdict=incomplete contains="--max-threads"
  * run: -DSPAWN --max-threads 3 --algorithm none ; verdict=incomplete contains="--max-threads"
  */

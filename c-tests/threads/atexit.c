@@ -16,7 +16,7 @@
  * run: --keep-going --algorithm none ; verdict=error errors=assertion@atexit.c:32
  * run: -DJOIN ; verdict=safe executions=1
  * run: -DQUICK --keep-going ; verdict=error executions=3 failing=2 errors=assertion@atexit.c:32
- * run: -DNOW ; verdict=safe executions=2
+ * run: -DNOW ; verdict=safe executions=1
  * run: -DORDER -DJOIN ; verdict=safe executions=1
  * run: -DLEAVE ; verdict=unknown exit=2 contains="atexit handlers of a program whose main ended with pthread_exit"
  */

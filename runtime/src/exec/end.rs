@@ -57,6 +57,7 @@ impl Exec {
 
     pub(super) fn write_end(&mut self, outcome: Outcome, tid: Tid, site: u32, code: i64) {
         let n = self.hdr().n_names.min(MAX_THREADS as u32);
+        let enabled = ops::enabled_threads(self, |_| true);
         for t in 0..n {
             // A library call still pending: its ranges as memory holds them at the end.
             if let (Status::Ready, Some((fp, ctx))) = (
@@ -77,7 +78,7 @@ impl Exec {
                 // Mid-transition threads have no next operation yet.
                 Status::Unused | Status::Starting | Status::Running => ThreadStatus::NotCreated,
                 Status::Finished => ThreadStatus::Finished,
-                Status::Ready if ops::enabled(self, &th.pending) => ThreadStatus::Enabled,
+                Status::Ready if enabled.contains(t) => ThreadStatus::Enabled,
                 Status::Ready => ThreadStatus::Blocked,
             };
             let mut pending = th.pending;

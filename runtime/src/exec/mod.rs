@@ -321,15 +321,8 @@ impl Exec {
     }
 
     fn enabled_and_live(&self) -> (ThreadSet, ThreadSet) {
-        let live = self.ready;
-        let enabled = live
-            .iter()
-            .filter(|&t| {
-                let th = &self.threads[t as usize];
-                ops::enabled(self, &th.pending) && !self.over_thread_bound(&th.pending)
-            })
-            .collect();
-        (enabled, live)
+        let enabled = ops::enabled_threads(self, |p| !self.over_thread_bound(p));
+        (enabled, self.ready)
     }
 
     /// A create past `--max-threads`, or one that finds no number left for its child,
