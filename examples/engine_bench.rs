@@ -111,6 +111,8 @@ struct Row {
     bounded: u64,
     runs: usize,
     events: usize,
+    /// Events from the point where each execution left the previous one.
+    new_events: usize,
     /// Per execution.
     engine: Duration,
     sim: Duration,
@@ -136,10 +138,10 @@ fn cpu_time() -> Duration {
 
 /// Explores `prog` with the simulator, keeping every execution's trace (up to `CAP`
 /// executions or `MAX_EVENTS` events in all).
-fn simulate(prog: &Program, alg: Algorithm, max_steps: usize) -> (Vec<sim::Run>, Duration) {
+fn simulate(prog: &Program, alg: Algorithm, max_steps: usize) -> (Vec<sim::Run>, Duration, usize) {
     let mut engine = Engine::new(alg);
     let mut runs = Vec::new();
-    let (mut sim_t, mut events) = (Duration::ZERO, 0);
+    let (mut sim_t, mut events, mut new_events) = (Duration::ZERO, 0, 0);
     while let Some(req) = engine.next_request() {
         if runs.len() >= CAP || events >= MAX_EVENTS {
             break;
@@ -148,12 +150,13 @@ fn simulate(prog: &Program, alg: Algorithm, max_steps: usize) -> (Vec<sim::Run>,
         let run = sim::run(prog, req, max_steps);
         sim_t += cpu_time() - t;
         events += run.events.len();
+        new_events += run.events.len().saturating_sub(req.sleep_from);
         engine
             .record(&run.trace())
             .expect("simulated programs are deterministic");
         runs.push(run);
     }
-    (runs, sim_t)
+    (runs, sim_t, new_events)
 }
 
 /// Feeds the engine the recorded executions: its time alone.
@@ -172,7 +175,7 @@ fn replay(alg: Algorithm, runs: &[sim::Run]) -> (Engine, Duration, u64) {
 }
 
 fn measure(prog: &Program, alg: Algorithm, max_steps: usize) -> Row {
-    let (runs, sim_t) = simulate(prog, alg, max_steps);
+    let (runs, sim_t, new_events) = simulate(prog, alg, max_steps);
     let (engine, _, fingerprint) = replay(alg, &runs);
     // Replayed at least 20000 executions' worth, the best of three rounds.
     let reps = 20_000usize.div_ceil(runs.len().max(1)).clamp(1, 1000);
@@ -196,6 +199,7 @@ fn measure(prog: &Program, alg: Algorithm, max_steps: usize) -> Row {
         bounded: s.bounded,
         runs: runs.len(),
         events: runs.iter().map(|r| r.events.len()).sum(),
+        new_events,
         engine: best / (n * reps as u32),
         sim: sim_t / n,
         fingerprint,
@@ -234,13 +238,14 @@ fn main() {
         ),
     ];
     println!(
-        "{:<22} {:<8} {:>7} {:>6} {:>6} {:>7} {:>10} {:>9} {:>18}",
+        "{:<22} {:<8} {:>7} {:>6} {:>6} {:>7} {:>7} {:>10} {:>9} {:>18}",
         "benchmark",
         "alg",
         "execs",
         "blockd",
         "bound",
         "ev/run",
+        "new/run",
         "engine µs",
         "sim µs",
         "fingerprint"
@@ -253,13 +258,14 @@ fn main() {
             let r = measure(prog, alg, *max_steps);
             let per = |d: Duration| d.as_secs_f64() * 1e6;
             println!(
-                "{:<22} {:<8} {:>7} {:>6} {:>6} {:>7.1} {:>10.2} {:>9.2} {:>18x}",
+                "{:<22} {:<8} {:>7} {:>6} {:>6} {:>7.1} {:>7.1} {:>10.2} {:>9.2} {:>18x}",
                 name,
                 alg.name(),
                 r.executions,
                 r.blocked,
                 r.bounded,
                 r.events as f64 / r.runs.max(1) as f64,
+                r.new_events as f64 / r.runs.max(1) as f64,
                 per(r.engine),
                 per(r.sim),
                 r.fingerprint
