@@ -24,7 +24,7 @@ use cdpor_sched::event::FLAG_NO_COMMUTE;
 use cdpor_sched::ops::{self, dependent, rwlock};
 use cdpor_sched::{Event, Kind, Step, ThreadSet};
 
-use hb::{Hb, Later, Race};
+use hb::{Analysis, Later, Race};
 use wakeup_tree::{initials, is_weak_initial, WakeupTree, WuNode};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -205,6 +205,10 @@ pub struct Engine {
     alg: Algorithm,
     nodes: Vec<Node>,
     plan: Option<Plan>,
+    /// Happens-before of the current path, kept for the next execution's prefix.
+    analysis: Analysis,
+    /// The last execution's races (a buffer kept for its allocation).
+    races: Vec<Race>,
     stats: Stats,
 }
 
@@ -218,6 +222,8 @@ impl Engine {
                 div: 0,
                 branch: None,
             }),
+            analysis: Analysis::default(),
+            races: Vec::new(),
             stats: Stats::default(),
         }
     }
@@ -265,10 +271,12 @@ impl Engine {
                 cut: matches!(trace.end, TraceEnd::Stopped),
                 reads_commute: self.alg != Algorithm::Classic,
             };
-            let (hb, races) = hb::analyze(events, trace.enabled, trace.pending, scope);
-            for race in races {
-                self.reverse(&hb, events, trace.pending, kill, race);
+            let mut races = std::mem::take(&mut self.races);
+            (self.analysis).analyze(events, trace.enabled, trace.pending, scope, &mut races);
+            for &race in &races {
+                self.reverse(events, trace.pending, kill, race);
             }
+            self.races = races;
         }
         self.plan = self.plan_next();
         Ok(())
@@ -358,7 +366,8 @@ impl Engine {
     }
 
     /// Applies the algorithm's rule for one race.
-    fn reverse(&mut self, hb: &Hb, events: &[Event], pending: &[Pending], kill: bool, race: Race) {
+    fn reverse(&mut self, events: &[Event], pending: &[Pending], kill: bool, race: Race) {
+        let hb = self.analysis.hb();
         let e = race.earlier;
         let (later_event, end) = match race.later {
             Later::Event(j) => (ops::attempt(&events[j]), j),

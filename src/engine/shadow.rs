@@ -2,6 +2,13 @@
 //! write and the reads since. Bytes with the same history form one segment, so a
 //! `memset` over megabytes costs one entry, not one per byte, and a byte store into an
 //! `int` splits the segment it falls in.
+//!
+//! Every change is journalled (the segment a start held before it), so that the shadow
+//! can be rolled back to any earlier point: an execution that re-runs the prefix of the
+//! previous one only analyses what it does after it. An undo log was chosen over
+//! snapshots because a step changes one or two segments whatever the size of the map,
+//! and over a persistent map because the standard `BTreeMap` stays as fast as it was for
+//! the accesses themselves.
 
 use std::collections::BTreeMap;
 
@@ -20,7 +27,7 @@ impl Cell {
     }
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Segment {
     end: u64,
     cell: Cell,
@@ -30,9 +37,51 @@ struct Segment {
 #[derive(Clone, Default)]
 pub struct Shadow {
     segs: BTreeMap<u64, Segment>,
+    /// Before each change, what its key held.
+    undo: Vec<(u64, Option<Segment>)>,
 }
 
+/// A point in a shadow's history to roll back to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark(usize);
+
 impl Shadow {
+    /// The present state, for `rollback`.
+    pub fn mark(&self) -> Mark {
+        Mark(self.undo.len())
+    }
+
+    /// Undoes every change made since `mark`.
+    pub fn rollback(&mut self, mark: Mark) {
+        for (start, old) in self.undo.drain(mark.0..).rev() {
+            match old {
+                Some(seg) => self.segs.insert(start, seg),
+                None => self.segs.remove(&start),
+            };
+        }
+    }
+
+    /// Forgets everything, history included.
+    pub fn clear(&mut self) {
+        self.segs.clear();
+        self.undo.clear();
+    }
+
+    /// Journals what `start` holds: called before any change to it.
+    fn save(&mut self, start: u64) {
+        self.undo.push((start, self.segs.get(&start).cloned()));
+    }
+
+    fn remove(&mut self, start: u64) -> Option<Segment> {
+        self.save(start);
+        self.segs.remove(&start)
+    }
+
+    fn insert(&mut self, start: u64, seg: Segment) {
+        self.save(start);
+        self.segs.insert(start, seg);
+    }
+
     /// Calls `f` on the history of each maximal uniform range within `[lo, hi)`, untouched
     /// ranges included (as empty cells), and stores what it leaves there.
     pub fn update(&mut self, lo: u64, hi: u64, mut f: impl FnMut(&mut Cell)) {
@@ -49,7 +98,7 @@ impl Shadow {
             let next = self.segs.range(pos..hi).next().map(|(&s, _)| s);
             let (end, mut cell) = match next {
                 Some(s) if s == pos => {
-                    let seg = self.segs.remove(&s).expect("just seen");
+                    let seg = self.remove(s).expect("just seen");
                     (seg.end, seg.cell)
                 }
                 Some(s) => (s, Cell::default()),
@@ -65,17 +114,19 @@ impl Shadow {
 
     /// Makes `at` the start of a segment if a segment spans it.
     fn split_at(&mut self, at: u64) {
-        let Some((&s, seg)) = self.segs.range_mut(..at).next_back() else {
+        let Some((&s, seg)) = self.segs.range(..at).next_back() else {
             return;
         };
         if seg.end > at {
+            debug_assert!(s < at);
+            self.save(s);
+            let seg = self.segs.get_mut(&s).expect("just seen");
             let right = Segment {
                 end: seg.end,
                 cell: seg.cell.clone(),
             };
             seg.end = at;
-            debug_assert!(s < at);
-            self.segs.insert(at, right);
+            self.insert(at, right);
         }
     }
 
@@ -85,13 +136,13 @@ impl Shadow {
         if let Some((&ls, left)) = self.segs.range(..s).next_back() {
             if left.end == s && left.cell == cell {
                 s = ls;
-                self.segs.remove(&ls);
+                self.remove(ls);
             }
         }
         if merge_right && self.segs.get(&e).is_some_and(|right| right.cell == cell) {
-            e = self.segs.remove(&e).expect("just seen").end;
+            e = self.remove(e).expect("just seen").end;
         }
-        self.segs.insert(s, Segment { end: e, cell });
+        self.insert(s, Segment { end: e, cell });
     }
 
     #[cfg(test)]
@@ -165,6 +216,36 @@ mod tests {
         sh.update(20, 30, |_| touched += 1);
         assert_eq!(touched, 1);
         assert_eq!(sh.segments().len(), 3);
+    }
+
+    /// Rolling back to a mark gives back the segments of that moment, whatever was split,
+    /// merged, read or written since.
+    #[test]
+    fn rollback_restores_every_earlier_state() {
+        let mut sh = Shadow::default();
+        let mut states = vec![(sh.mark(), sh.segments())];
+        let mut x = 0x2545_f491_u64;
+        for ev in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lo = x % 64;
+            let hi = lo + 1 + (x >> 8) % 16;
+            if x & (1 << 40) != 0 {
+                write(&mut sh, lo, hi, ev);
+            } else {
+                read(&mut sh, lo, hi, ev);
+            }
+            states.push((sh.mark(), sh.segments()));
+        }
+        while let Some((mark, segs)) = states.pop() {
+            sh.rollback(mark);
+            assert_eq!(sh.segments(), segs);
+            // Undone twice is undone once; redone differently, undone again.
+            write(&mut sh, 0, 8, 999);
+            sh.rollback(mark);
+            assert_eq!(sh.segments(), segs);
+        }
     }
 
     #[test]
