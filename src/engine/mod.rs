@@ -14,6 +14,8 @@
 //!   sleep-set-blocked executions.
 
 pub mod hb;
+#[cfg(test)]
+mod incremental_tests;
 mod shadow;
 pub mod sim;
 #[cfg(test)]
@@ -209,6 +211,9 @@ pub struct Engine {
     analysis: Analysis,
     /// The last execution's races (a buffer kept for its allocation).
     races: Vec<Race>,
+    /// Whether the analysis may keep what it knows of a prefix (tests compare an engine
+    /// that never does).
+    incremental: bool,
     stats: Stats,
 }
 
@@ -224,8 +229,24 @@ impl Engine {
             }),
             analysis: Analysis::default(),
             races: Vec::new(),
+            incremental: true,
             stats: Stats::default(),
         }
+    }
+
+    /// An engine that analyses every execution from its first event.
+    #[cfg(test)]
+    fn from_scratch(alg: Algorithm) -> Engine {
+        Engine {
+            incremental: false,
+            ..Engine::new(alg)
+        }
+    }
+
+    /// The happens-before relation and the races of the last execution analysed.
+    #[cfg(test)]
+    fn analysed(&self) -> (&hb::Hb, &[Race]) {
+        (self.analysis.hb(), &self.races)
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -271,6 +292,9 @@ impl Engine {
                 cut: matches!(trace.end, TraceEnd::Stopped),
                 reads_commute: self.alg != Algorithm::Classic,
             };
+            if !self.incremental {
+                self.analysis = Analysis::default();
+            }
             let mut races = std::mem::take(&mut self.races);
             (self.analysis).analyze(events, trace.enabled, trace.pending, scope, &mut races);
             for &race in &races {

@@ -716,7 +716,8 @@ fn reversed_cmpxchg_may_change_outcome() {
     });
 }
 
-mod random {
+/// Random programs, also used by `incremental_tests`.
+pub(super) mod random {
     use super::*;
     use proptest::prelude::*;
 
@@ -786,7 +787,7 @@ mod random {
         ]
     }
 
-    fn kinds_program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn kinds_program() -> impl Strategy<Value = Program> {
         let worker = prop::collection::vec(kinds_op(), 1..4).prop_map(|ops| ops.concat());
         prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
             main: vec![],
@@ -797,7 +798,7 @@ mod random {
         })
     }
 
-    fn rwlock_program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn rwlock_program() -> impl Strategy<Value = Program> {
         let worker = prop::collection::vec(rwlock_op(), 1..4).prop_map(|ops| ops.concat());
         prop::collection::vec(worker, 2..4).prop_map(|workers| Program {
             main: vec![],
@@ -813,7 +814,7 @@ mod random {
 
     /// Memory-only programs with more workers: where classic DPOR's persistent-set
     /// reasoning meets sleep sets (it found `classic_skips_sleeping_candidates`).
-    fn memory_program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn memory_program() -> impl Strategy<Value = Program> {
         let op = prop_oneof![
             (0..3usize, 0..2usize).prop_map(|(v, r)| Op::read(v, r)),
             (0..3usize, 1..3i64).prop_map(|(v, x)| Op::write(v, x)),
@@ -833,7 +834,7 @@ mod random {
     }
 
     /// Workers, some of which create and join a child of their own.
-    fn program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn program() -> impl Strategy<Value = Program> {
         (2..4usize)
             .prop_flat_map(|vars| {
                 (
@@ -862,7 +863,7 @@ mod random {
 
     /// Two waiters and one or two signallers on one condition, and an access of main's:
     /// where a signal has several waiters to choose from.
-    fn condition_program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn condition_program() -> impl Strategy<Value = Program> {
         let signaller = (any::<bool>(), any::<bool>()).prop_map(|(all, locked)| {
             let wake = if all {
                 Op::Broadcast { c: 0 }
@@ -906,7 +907,7 @@ mod random {
 
     /// Workers that spin until a variable holds a value (awaits), beside writes, reads,
     /// increments and locks: where a blocked await races with the writes that wake it.
-    fn await_program() -> impl Strategy<Value = Program> {
+    pub(in crate::engine) fn await_program() -> impl Strategy<Value = Program> {
         let op = prop_oneof![
             3 => (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
             2 => (0..2usize, 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
