@@ -67,25 +67,37 @@ impl Shadow {
         self.undo.clear();
     }
 
-    /// Journals what `start` holds: called before any change to it.
-    fn save(&mut self, start: u64) {
-        self.undo.push((start, self.segs.get(&start).cloned()));
-    }
+    // Every change to a start is journalled with what it held before, except where
+    // `update` puts back a segment at a start it has itself just journalled.
 
     fn remove(&mut self, start: u64) -> Option<Segment> {
-        self.save(start);
-        self.segs.remove(&start)
+        let old = self.segs.remove(&start);
+        self.undo.push((start, old.clone()));
+        old
     }
 
-    fn insert(&mut self, start: u64, seg: Segment) {
-        self.save(start);
-        self.segs.insert(start, seg);
+    /// Inserts at a start that holds no segment.
+    fn insert_new(&mut self, start: u64, seg: Segment) {
+        self.undo.push((start, None));
+        let old = self.segs.insert(start, seg);
+        debug_assert!(old.is_none());
     }
 
     /// Calls `f` on the history of each maximal uniform range within `[lo, hi)`, untouched
     /// ranges included (as empty cells), and stores what it leaves there.
     pub fn update(&mut self, lo: u64, hi: u64, mut f: impl FnMut(&mut Cell)) {
         if lo >= hi {
+            return;
+        }
+        // Mostly the bytes accessed last time, one segment: changed in place. Left
+        // unmerged with an equal neighbour, it splits nothing that a merge would have
+        // spared (callers see the same histories either way).
+        if let Some(seg) = self.segs.get_mut(&lo).filter(|seg| seg.end == hi) {
+            self.undo.push((lo, Some(seg.clone())));
+            f(&mut seg.cell);
+            if seg.cell.is_empty() {
+                self.segs.remove(&lo);
+            }
             return;
         }
         self.split_at(lo);
@@ -96,17 +108,17 @@ impl Shadow {
         let mut pos = lo;
         while pos < hi {
             let next = self.segs.range(pos..hi).next().map(|(&s, _)| s);
-            let (end, mut cell) = match next {
+            let (end, mut cell, journalled) = match next {
                 Some(s) if s == pos => {
                     let seg = self.remove(s).expect("just seen");
-                    (seg.end, seg.cell)
+                    (seg.end, seg.cell, true)
                 }
-                Some(s) => (s, Cell::default()),
-                None => (hi, Cell::default()),
+                Some(s) => (s, Cell::default(), false),
+                None => (hi, Cell::default(), false),
             };
             f(&mut cell);
             if !cell.is_empty() {
-                self.insert_merging(pos, end, cell, end == hi);
+                self.insert_merging(pos, end, cell, end == hi, journalled);
             }
             pos = end;
         }
@@ -114,35 +126,48 @@ impl Shadow {
 
     /// Makes `at` the start of a segment if a segment spans it.
     fn split_at(&mut self, at: u64) {
-        let Some((&s, seg)) = self.segs.range(..at).next_back() else {
+        let Some((&s, seg)) = self.segs.range_mut(..at).next_back() else {
             return;
         };
         if seg.end > at {
             debug_assert!(s < at);
-            self.save(s);
-            let seg = self.segs.get_mut(&s).expect("just seen");
+            self.undo.push((s, Some(seg.clone())));
             let right = Segment {
                 end: seg.end,
                 cell: seg.cell.clone(),
             };
             seg.end = at;
-            self.insert(at, right);
+            self.insert_new(at, right);
         }
     }
 
     /// Inserts `[s, e)`, joining it with an equal left neighbour (and right one, when
     /// `merge_right`) so that repeated accesses of the same kind do not fragment the map.
-    fn insert_merging(&mut self, mut s: u64, mut e: u64, cell: Cell, merge_right: bool) {
+    /// `journalled`: `s` held a segment, which the caller removed.
+    fn insert_merging(
+        &mut self,
+        s: u64,
+        mut e: u64,
+        cell: Cell,
+        merge_right: bool,
+        journalled: bool,
+    ) {
+        let mut start = s;
         if let Some((&ls, left)) = self.segs.range(..s).next_back() {
             if left.end == s && left.cell == cell {
-                s = ls;
+                start = ls;
                 self.remove(ls);
             }
         }
         if merge_right && self.segs.get(&e).is_some_and(|right| right.cell == cell) {
             e = self.remove(e).expect("just seen").end;
         }
-        self.insert(s, Segment { end: e, cell });
+        let seg = Segment { end: e, cell };
+        if start != s || journalled {
+            self.segs.insert(start, seg);
+        } else {
+            self.insert_new(start, seg);
+        }
     }
 
     #[cfg(test)]
