@@ -198,7 +198,6 @@ fn sleep_push(sleep: &mut Vec<Event>, e: Event) {
 /// The next execution: where it leaves the current path, and (optimal) the wakeup-tree
 /// branch it follows from there.
 struct Plan {
-    request: Request,
     div: usize,
     branch: Option<WuNode>,
 }
@@ -206,6 +205,10 @@ struct Plan {
 pub struct Engine {
     alg: Algorithm,
     nodes: Vec<Node>,
+    /// The next execution's request. Its schedule is kept as the current path's, cut back
+    /// and extended as the path changes, so that planning costs what changed, not the
+    /// length of the path.
+    request: Request,
     plan: Option<Plan>,
     /// Happens-before of the current path, kept for the next execution's prefix.
     analysis: Analysis,
@@ -222,8 +225,8 @@ impl Engine {
         Engine {
             alg,
             nodes: Vec::new(),
+            request: Request::default(),
             plan: Some(Plan {
-                request: Request::default(),
                 div: 0,
                 branch: None,
             }),
@@ -259,7 +262,7 @@ impl Engine {
 
     /// The next execution to run, or `None` when exploration is complete.
     pub fn next_request(&self) -> Option<&Request> {
-        self.plan.as_ref().map(|p| &p.request)
+        self.plan.as_ref().map(|_| &self.request)
     }
 
     /// Takes in the execution of the last request and plans the next one.
@@ -269,6 +272,9 @@ impl Engine {
         self.check_replay(&plan, events)?;
         let div = plan.div;
         self.extend_path(div, plan.branch, events, trace.enabled);
+        let schedule = &mut self.request.schedule;
+        schedule.truncate(div);
+        schedule.extend(events.get(div..).unwrap_or_default().iter().map(Step::of));
         match trace.end {
             TraceEnd::Maximal { .. } => self.stats.executions += 1,
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
@@ -315,7 +321,10 @@ impl Engine {
             got: events.get(step).copied().map(Box::new),
         };
         for (step, node) in self.nodes.iter().enumerate().take(plan.div) {
-            let same = |e: &Event| ops::same_op(e, &node.event) && e.choice == node.event.choice;
+            // Mostly the very event recorded: then no need to look closer.
+            let same = |e: &Event| {
+                *e == node.event || (ops::same_op(e, &node.event) && e.choice == node.event.choice)
+            };
             if !events.get(step).is_some_and(same) {
                 return Err(mismatch(step, &node.event));
             }
@@ -329,10 +338,10 @@ impl Engine {
             step += 1;
             branch = b.children.first();
         }
-        if plan.div < plan.request.schedule.len() && events.len() <= plan.div {
+        if plan.div < self.request.schedule.len() && events.len() <= plan.div {
             return Err(EngineError::Nondeterministic {
                 step: plan.div,
-                expected: Box::new(Event::new(plan.request.schedule[plan.div].tid, Kind::Fence)),
+                expected: Box::new(Event::new(self.request.schedule[plan.div].tid, Kind::Fence)),
                 got: None,
             });
         }
@@ -473,24 +482,19 @@ impl Engine {
     fn plan_next(&mut self) -> Option<Plan> {
         while let Some(i) = self.nodes.len().checked_sub(1) {
             let alg = self.alg;
-            let prefix = |nodes: &[Node]| -> Vec<Step> {
-                nodes[..i].iter().map(|n| Step::of(&n.event)).collect()
-            };
+            let request = &mut self.request;
             let e = self.nodes[i].event;
             if alg != Algorithm::Optimal && e.choice + 1 < e.choices {
                 // The operation's next alternative, before any other thread from here:
                 // its thread joins the sleep set once every alternative is explored.
-                let mut schedule = prefix(&self.nodes);
-                schedule.push(Step {
+                request.schedule.truncate(i);
+                request.schedule.push(Step {
                     tid: e.tid,
                     choice: e.choice + 1,
                 });
+                request.sleep.clone_from(&self.nodes[i].sleep);
+                request.sleep_from = i;
                 return Some(Plan {
-                    request: Request {
-                        schedule,
-                        sleep: self.nodes[i].sleep.clone(),
-                        sleep_from: i,
-                    },
                     div: i,
                     branch: None,
                 });
@@ -527,8 +531,10 @@ impl Engine {
                 continue;
             };
             node.done.insert(next);
-            let sleep = node.sleep.clone();
-            let mut schedule = prefix(&self.nodes);
+            request.sleep.clone_from(&node.sleep);
+            request.sleep_from = i;
+            let schedule = &mut request.schedule;
+            schedule.truncate(i);
             schedule.push(match &branch {
                 Some(b) => Step::of(&b.event),
                 None => Step {
@@ -541,15 +547,7 @@ impl Engine {
                 schedule.push(Step::of(&n.event));
                 b = n.children.first();
             }
-            return Some(Plan {
-                request: Request {
-                    schedule,
-                    sleep,
-                    sleep_from: i,
-                },
-                div: i,
-                branch,
-            });
+            return Some(Plan { div: i, branch });
         }
         None
     }
