@@ -162,7 +162,7 @@ pub fn analyze(
     pending: &[Pending],
     scope: Scope,
 ) -> (Hb, Vec<Race>) {
-    let mut analysis = Analysis::default();
+    let mut analysis = Analysis::with_journal(false);
     let mut races = Vec::new();
     analysis.analyze(events, enabled, pending, scope, &mut races);
     (analysis.hb, races)
@@ -171,7 +171,6 @@ pub fn analyze(
 /// `analyze`, kept from one execution to the next: an execution is analysed from the
 /// first event where it departs from the previous one (or from `scope.from`, if that is
 /// earlier), the state before that event being rolled back to.
-#[derive(Default)]
 pub struct Analysis {
     hb: Hb,
     /// The threads enabled before each event, as the trace gave them.
@@ -185,6 +184,9 @@ pub struct Analysis {
     mem: Shadow,
     /// The acquisitions of each lock since its last exclusive one, included.
     last_acquire: HashMap<u64, Holders>,
+    /// Whether the steps journal what they change: an analysis that does not always
+    /// starts afresh.
+    journal: bool,
     /// What the steps overwrote of the state above, oldest first.
     undo: Vec<Undo>,
     /// Per event, where `undo` and the shadow memory's journal stood before it.
@@ -235,7 +237,37 @@ fn agreeing<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     }
 }
 
+impl Default for Analysis {
+    fn default() -> Analysis {
+        Analysis::new()
+    }
+}
+
 impl Analysis {
+    /// An analysis that keeps what it knows from one execution to the next.
+    pub fn new() -> Analysis {
+        Analysis::with_journal(true)
+    }
+
+    fn with_journal(journal: bool) -> Analysis {
+        let mut mem = Shadow::default();
+        mem.journal(journal);
+        Analysis {
+            hb: Hb::default(),
+            enabled: Vec::new(),
+            reads_commute: false,
+            thread_seq: Vec::new(),
+            live: ThreadSet::EMPTY,
+            disabled_before: Vec::new(),
+            mem,
+            last_acquire: HashMap::new(),
+            journal,
+            undo: Vec::new(),
+            marks: Vec::new(),
+            cur: Current::default(),
+        }
+    }
+
     /// The happens-before relation of the last execution analysed.
     pub fn hb(&self) -> &Hb {
         &self.hb
@@ -257,7 +289,7 @@ impl Analysis {
             .min(agreeing(&self.hb.events, events))
             .min(agreeing(&self.enabled, enabled))
             .min(self.hb.len());
-        if keep == 0 || scope.reads_commute != self.reads_commute {
+        if keep == 0 || scope.reads_commute != self.reads_commute || !self.journal {
             self.reset(events.first(), scope.reads_commute);
         } else {
             self.rollback(keep);
@@ -268,7 +300,9 @@ impl Analysis {
             .extend_from_slice(&enabled[self.enabled.len().min(enabled.len())..]);
         self.widen(events[keep..].iter(), pending);
         for (i, &e) in events.iter().enumerate().skip(keep) {
-            self.marks.push((self.undo.len(), self.mem.mark()));
+            if self.journal {
+                self.marks.push((self.undo.len(), self.mem.mark()));
+            }
             self.hb.push(e);
             self.step(i);
             if i >= scope.from {
@@ -338,18 +372,24 @@ impl Analysis {
         }
     }
 
+    fn log(&mut self, undo: Undo) {
+        if self.journal {
+            self.undo.push(undo);
+        }
+    }
+
     fn set_seq(&mut self, t: Tid, v: u32) {
         let old = std::mem::replace(&mut self.thread_seq[t as usize], v);
-        self.undo.push(Undo::Seq(t, old));
+        self.log(Undo::Seq(t, old));
     }
 
     fn set_last(&mut self, t: Tid, v: Option<usize>) {
         let old = std::mem::replace(&mut self.hb.thread_last[t as usize], v);
-        self.undo.push(Undo::Last(t, old));
+        self.log(Undo::Last(t, old));
     }
 
     fn set_live(&mut self, t: Tid, live: bool) {
-        self.undo.push(Undo::Live(t, self.live.contains(t)));
+        self.log(Undo::Live(t, self.live.contains(t)));
         if live {
             self.live.insert(t);
         } else {
@@ -359,8 +399,10 @@ impl Analysis {
 
     /// The holders of lock `m`, to change: journalled first.
     fn holders(&mut self, m: u64) -> &mut Holders {
-        let old = self.last_acquire.get(&m).cloned().map(Box::new);
-        self.undo.push(Undo::Lock(m, old));
+        if self.journal {
+            let old = self.last_acquire.get(&m).cloned().map(Box::new);
+            self.undo.push(Undo::Lock(m, old));
+        }
         self.last_acquire.entry(m).or_default()
     }
 
@@ -482,7 +524,9 @@ impl Analysis {
         let enabled = self.enabled.get(i).copied().unwrap_or(self.live);
         for u in self.live.minus(enabled).iter() {
             if let Some(d) = self.disabled_before.get_mut(u as usize) {
-                self.undo.push(Undo::Disabled(u, *d));
+                if self.journal {
+                    self.undo.push(Undo::Disabled(u, *d));
+                }
                 *d = Some(i);
             }
         }
@@ -584,6 +628,7 @@ impl Analysis {
         if scope.cut {
             for (k, p) in pending.iter().enumerate().filter(|(_, p)| p.enabled) {
                 // Each as if it ran next, so none of them leaves its accesses behind.
+                let journal = self.mem.journal(true);
                 let mark = self.mem.mark();
                 self.begin(p.event.tid(), &p.event);
                 self.accesses(n, &p.event);
@@ -593,6 +638,7 @@ impl Analysis {
                     .retain(|&c| !ops::enables(&p.event, &events[c], c));
                 self.push_races(Later::Pending(k), races);
                 self.mem.rollback(mark);
+                self.mem.journal(journal);
             }
         }
     }

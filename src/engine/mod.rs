@@ -230,7 +230,7 @@ impl Engine {
                 div: 0,
                 branch: None,
             }),
-            analysis: Analysis::default(),
+            analysis: Analysis::new(),
             races: Vec::new(),
             incremental: true,
             stats: Stats::default(),
@@ -299,7 +299,7 @@ impl Engine {
                 reads_commute: self.alg != Algorithm::Classic,
             };
             if !self.incremental {
-                self.analysis = Analysis::default();
+                self.analysis = Analysis::new();
             }
             let mut races = std::mem::take(&mut self.races);
             (self.analysis).analyze(events, trace.enabled, trace.pending, scope, &mut races);

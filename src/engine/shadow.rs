@@ -3,9 +3,10 @@
 //! `memset` over megabytes costs one entry, not one per byte, and a byte store into an
 //! `int` splits the segment it falls in.
 //!
-//! Every change is journalled (the segment a start held before it), so that the shadow
-//! can be rolled back to any earlier point: an execution that re-runs the prefix of the
-//! previous one only analyses what it does after it. An undo log was chosen over
+//! While the journal is on, every change is journalled (the segment a start held before
+//! it), so that the shadow can be rolled back to any earlier point: an execution that
+//! re-runs the prefix of the previous one only analyses what it does after it. An
+//! analysis that will not be rolled back leaves it off, and pays nothing for it. An undo log was chosen over
 //! snapshots because a step changes one or two segments whatever the size of the map,
 //! and over a persistent map because the standard `BTreeMap` stays as fast as it was for
 //! the accesses themselves.
@@ -37,7 +38,8 @@ struct Segment {
 #[derive(Clone, Default)]
 pub struct Shadow {
     segs: BTreeMap<u64, Segment>,
-    /// Before each change, what its key held.
+    journal: bool,
+    /// Before each change made with the journal on, what its key held.
     undo: Vec<(u64, Option<Segment>)>,
 }
 
@@ -51,7 +53,12 @@ impl Shadow {
         Mark(self.undo.len())
     }
 
-    /// Undoes every change made since `mark`.
+    /// Journals the changes from now on (`on`) or not; returns whether it did so far.
+    pub fn journal(&mut self, on: bool) -> bool {
+        std::mem::replace(&mut self.journal, on)
+    }
+
+    /// Undoes every change made since `mark`, which must all have been journalled.
     pub fn rollback(&mut self, mark: Mark) {
         for (start, old) in self.undo.drain(mark.0..).rev() {
             match old {
@@ -70,15 +77,21 @@ impl Shadow {
     // Every change to a start is journalled with what it held before, except where
     // `update` puts back a segment at a start it has itself just journalled.
 
+    fn save(&mut self, start: u64, old: Option<&Segment>) {
+        if self.journal {
+            self.undo.push((start, old.cloned()));
+        }
+    }
+
     fn remove(&mut self, start: u64) -> Option<Segment> {
         let old = self.segs.remove(&start);
-        self.undo.push((start, old.clone()));
+        self.save(start, old.as_ref());
         old
     }
 
     /// Inserts at a start that holds no segment.
     fn insert_new(&mut self, start: u64, seg: Segment) {
-        self.undo.push((start, None));
+        self.save(start, None);
         let old = self.segs.insert(start, seg);
         debug_assert!(old.is_none());
     }
@@ -93,7 +106,9 @@ impl Shadow {
         // unmerged with an equal neighbour, it splits nothing that a merge would have
         // spared (callers see the same histories either way).
         if let Some(seg) = self.segs.get_mut(&lo).filter(|seg| seg.end == hi) {
-            self.undo.push((lo, Some(seg.clone())));
+            if self.journal {
+                self.undo.push((lo, Some(seg.clone())));
+            }
             f(&mut seg.cell);
             if seg.cell.is_empty() {
                 self.segs.remove(&lo);
@@ -131,7 +146,9 @@ impl Shadow {
         };
         if seg.end > at {
             debug_assert!(s < at);
-            self.undo.push((s, Some(seg.clone())));
+            if self.journal {
+                self.undo.push((s, Some(seg.clone())));
+            }
             let right = Segment {
                 end: seg.end,
                 cell: seg.cell.clone(),
@@ -248,6 +265,7 @@ mod tests {
     #[test]
     fn rollback_restores_every_earlier_state() {
         let mut sh = Shadow::default();
+        sh.journal(true);
         let mut states = vec![(sh.mark(), sh.segments())];
         let mut x = 0x2545_f491_u64;
         for ev in 0..200 {
