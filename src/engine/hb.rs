@@ -33,7 +33,8 @@
 //! the trace or the number of threads: checkpoints would copy per-thread vectors and the
 //! shadow at every event, and persistent maps would slow down every access for the sake
 //! of rare rollbacks; the per-event vectors (clocks, sequence numbers) are simply
-//! truncated, since a step only writes its own entries.
+//! truncated, since a step only writes its own entries. A one-shot analysis (`analyze`)
+//! journals nothing.
 
 use std::collections::HashMap;
 
