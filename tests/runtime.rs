@@ -709,20 +709,22 @@ fn a_loop_without_visible_operations_times_out() {
     let src = r#"#include <pthread.h>
 int x;
 void *t(void *arg) {
-    x = 1;
-    for (unsigned i = 0;; i++) {
-    }
+    if (x == 0)
+        for (unsigned i = 0;; i++) {
+        }
+    return 0;
 }
 int main(void) {
     pthread_t th;
     pthread_create(&th, 0, t, 0);
+    x = 1;
     return 0;
 }
 "#;
     // (A loop that carries a value is left alone; one that carries none and does
     // nothing is an await that nothing ends: `for (;;) {}` would not hang.)
     let mut f = fixture_with(src, 1000, Duration::from_millis(500));
-    // T1 runs at step 1 and spins forever after its write.
+    // T1 runs at step 1, reads 0 and spins forever.
     let start = Instant::now();
     let x = f.run(&[0, 1]);
     let spinning = End::TimedOut {
@@ -737,13 +739,21 @@ int main(void) {
     assert!(start.elapsed() >= Duration::from_millis(1000));
     assert!(start.elapsed() < Duration::from_secs(5));
     // The events before the hang are kept.
-    assert_eq!(kinds(&x), vec![(0, Kind::Create), (1, Kind::Write)]);
-    // The executor serves the next request: T0 returns before T1 ever runs.
+    assert_eq!(kinds(&x), vec![(0, Kind::Create), (1, Kind::Read)]);
+    // The executor serves the next request: T0 writes `th` and `x` first, so T1 reads 1 and
+    // returns before the process ends.
     let x = f.run(&[]);
     assert_eq!(x.end, End::Exit(0));
     assert_eq!(
         kinds(&x),
-        vec![(0, Kind::Create), (0, Kind::Write), (0, Kind::ProcessExit)]
+        vec![
+            (0, Kind::Create),
+            (0, Kind::Write),
+            (0, Kind::Write),
+            (1, Kind::Read),
+            (1, Kind::ThreadExit),
+            (0, Kind::ProcessExit)
+        ]
     );
 }
 
