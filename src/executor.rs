@@ -186,6 +186,9 @@ pub struct RunOptions {
     pub spurious_wakeups: bool,
     /// Data races are errors (`--races`).
     pub races: bool,
+    /// A retry loop's failed first try ends the execution as redundant
+    /// (`ops::awaits::LOOP_RETRY`); off, it goes round like any iteration.
+    pub retry_reduction: bool,
 }
 
 impl Default for RunOptions {
@@ -197,6 +200,7 @@ impl Default for RunOptions {
             unroll: DEFAULT_UNROLL,
             spurious_wakeups: true,
             races: false,
+            retry_reduction: true,
         }
     }
 }
@@ -269,6 +273,9 @@ impl Executor {
             }
             if opts.run.races {
                 hdr.flags |= shm::FLAG_RACES;
+            }
+            if !opts.run.retry_reduction {
+                hdr.flags |= shm::FLAG_ALL_RETRIES;
             }
             hdr.max_threads = opts.run.max_threads;
             hdr.unroll = opts.run.unroll;

@@ -103,6 +103,9 @@ struct BuildArgs {
     /// and one not atomic, that no synchronization orders.
     #[arg(long)]
     races: bool,
+    /// Explore every failed try of a retry loop (the oracle of that reduction, for tests).
+    #[arg(long, hide = true)]
+    all_retries: bool,
 }
 
 fn parse_range(s: &str) -> Result<(i64, i64), String> {
@@ -140,6 +143,7 @@ impl BuildArgs {
             unroll: self.unroll.unwrap_or(cdpor::executor::DEFAULT_UNROLL),
             spurious_wakeups: !self.no_spurious_wakeups,
             races: self.races,
+            retry_reduction: !self.all_retries,
         }
     }
 }

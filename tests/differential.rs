@@ -1,11 +1,13 @@
 //! The C-level differential test: seeded random pthread C programs (reads, writes, byte
 //! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, exchange,
-//! nondeterministic values, lock and trylock, condition waits, signals and broadcasts,
-//! nested create and join, a crash and errno on some paths), whose final state is folded
-//! into assertions (one per bucket of a hash of the shared variables, so each reachable
-//! final state fails its own). For each, `optimal`, `source` and `classic` must reach
-//! exactly the errors (kind, location and message) of `none`, and `optimal` must run no
-//! sleep-set-blocked execution.
+//! compare-and-swap retry loops, nondeterministic values, lock and trylock, condition
+//! waits, signals and broadcasts, nested create and join, a crash and errno on some
+//! paths, a `main` that returns without joining), whose final state is folded into
+//! assertions (one per bucket of a hash of the shared variables, so each reachable final
+//! state fails its own), made in `main` after its joins or in an exit handler. The oracle
+//! is `none` exploring every failed try of a retry loop too; `optimal`, `source` and
+//! `classic`, which do not, must reach exactly its errors (kind, location and message),
+//! and `optimal` must run no sleep-set-blocked execution.
 //!
 //! CI runs a few hundred with fixed seeds; `scripts/difftest` runs any number with any
 //! seed (`CDPOR_DIFF_SEED`, `CDPOR_DIFF_CASES`). A program that fails is written, with a
@@ -44,6 +46,10 @@ enum Stmt {
     FetchAdd(usize),
     /// An exchange, which changes nothing when `x` holds its value already.
     Xchg(usize, i32),
+    /// A retry loop adding 1 to `x`: `o = x; while (!cas(&x, &o, o + 1));` or, with
+    /// `true`, one whose new value is computed from the first load (`f + 1`), which a
+    /// failed try does not reset, so that its tries are not redundant.
+    Retry(usize, bool),
     Locked(usize, Vec<Stmt>),
     TryLocked(usize, Vec<Stmt>),
     Wait,
@@ -69,6 +75,9 @@ enum Stmt {
 struct Prog {
     workers: Vec<Vec<Stmt>>,
     main: Vec<Stmt>,
+    /// `main` returns without joining its threads; an exit handler checks the final
+    /// state instead.
+    early_return: bool,
 }
 
 fn simple() -> impl Strategy<Value = Stmt> {
@@ -85,7 +94,8 @@ fn simple() -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::StrCat),
         1 => (var.clone(), 0..2i32, 5..7i32).prop_map(|(v, e, n)| Stmt::Cas(v, e, n)),
         1 => var.clone().prop_map(Stmt::FetchAdd),
-        1 => (var, 0..2i32).prop_map(|(v, n)| Stmt::Xchg(v, n)),
+        1 => (var.clone(), 0..2i32).prop_map(|(v, n)| Stmt::Xchg(v, n)),
+        1 => (var, any::<bool>()).prop_map(|(v, f)| Stmt::Retry(v, f)),
         1 => (0..3i32).prop_map(Stmt::CrashIf),
         1 => (1..9i32).prop_map(Stmt::Errno),
         1 => any::<bool>().prop_map(Stmt::Nondet),
@@ -117,7 +127,7 @@ fn events(s: &Stmt) -> usize {
             2 + b.iter().map(events).sum::<usize>()
         }
         Stmt::Wait | Stmt::WaitLoop => 5,
-        Stmt::Spin(..) => 2,
+        Stmt::Spin(..) | Stmt::Retry(..) => 2,
         Stmt::Signal { locked: true, .. } => 4,
         Stmt::Signal { locked: false, .. } => 2,
         Stmt::Spawn(b) => 4 + b.iter().map(events).sum::<usize>(),
@@ -131,8 +141,13 @@ fn prog() -> impl Strategy<Value = Prog> {
     (
         prop::collection::vec(prop::collection::vec(stmt(), 1..3), 2..4),
         prop::collection::vec(simple(), 0..2),
+        prop::bool::weighted(0.2),
     )
-        .prop_map(|(workers, main)| Prog { workers, main })
+        .prop_map(|(workers, main, early_return)| Prog {
+            workers,
+            main,
+            early_return,
+        })
         .prop_filter("too many interleavings for none", |p| {
             let per_worker: Vec<usize> = p
                 .workers
@@ -172,6 +187,16 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             out,
             "{indent}r = __atomic_exchange_n(&{}, {n}, __ATOMIC_SEQ_CST);",
             x(v)
+        ),
+        Stmt::Retry(v, false) => writeln!(
+            out,
+            "{indent}{{ int o = __atomic_load_n(&{x}, __ATOMIC_SEQ_CST);\n{indent}  while (!__atomic_compare_exchange_n(&{x}, &o, o + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {{\n{indent}  }}\n{indent}  r = r + o; }}",
+            x = x(v)
+        ),
+        Stmt::Retry(v, true) => writeln!(
+            out,
+            "{indent}{{ int f = __atomic_load_n(&{x}, __ATOMIC_SEQ_CST), o = f;\n{indent}  while (!__atomic_compare_exchange_n(&{x}, &o, f + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {{\n{indent}  }}\n{indent}  r = r + o; }}",
+            x = x(v)
         ),
         Stmt::Locked(m, body) => {
             writeln!(out, "{indent}pthread_mutex_lock(&m{m});").unwrap();
@@ -278,8 +303,8 @@ const BUCKETS: u32 = 7;
 
 fn render(p: &Prog) -> String {
     let mut out = String::from(
-        "#include <assert.h>\n#include <errno.h>\n#include <pthread.h>\n#include <string.h>\n\n\
-         int x0, x1, x2, flag;\nchar buf[8] = \"ab\";\n\
+        "#include <assert.h>\n#include <errno.h>\n#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n\n\
+         int x0, x1, x2, flag, rm;\nchar buf[8] = \"ab\";\n\
          pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;\n\
          pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\n\
          unsigned char __VERIFIER_nondet_uchar(void);\nint __VERIFIER_nondet_int(void);\n\n",
@@ -299,7 +324,22 @@ fn render(p: &Prog) -> String {
         }
         writeln!(out, "    return (void *)(long)r;\n}}\n").unwrap();
     }
+    // The final state, folded into assertions: in `main` after its joins, or in an exit
+    // handler when `main` returns at once (which reads shared state at exit).
+    out += "static void check(int r) {\n";
+    out += "    unsigned h = (unsigned)(x0 * 3 + x1 * 5 + x2 * 7 + flag * 11 + (int)strlen(buf) * 13 + r * 17);\n";
+    for b in 0..BUCKETS {
+        writeln!(
+            out,
+            "    assert(h % {BUCKETS} != {b} && \"final state {b}\");"
+        )
+        .unwrap();
+    }
+    out += "}\n\nstatic void at_exit(void) {\n    check(rm);\n}\n\n";
     out += "int main(void) {\n    int r = 0;\n";
+    if p.early_return {
+        out += "    atexit(at_exit);\n";
+    }
     for i in 1..=p.workers.len() {
         writeln!(
             out,
@@ -311,18 +351,14 @@ fn render(p: &Prog) -> String {
     for s in &p.main {
         render_stmt(&mut out, s, 0, &mut k, "    ");
     }
+    if p.early_return {
+        out += "    rm = r;\n    return 0;\n}\n";
+        return out;
+    }
     for i in 1..=p.workers.len() {
         writeln!(out, "    pthread_join(t{i}, 0);").unwrap();
     }
-    out += "    unsigned h = (unsigned)(x0 * 3 + x1 * 5 + x2 * 7 + flag * 11 + (int)strlen(buf) * 13 + r * 17);\n";
-    for b in 0..BUCKETS {
-        writeln!(
-            out,
-            "    assert(h % {BUCKETS} != {b} && \"final state {b}\");"
-        )
-        .unwrap();
-    }
-    out += "    return 0;\n}\n";
+    out += "    check(r);\n    return 0;\n}\n";
     out
 }
 
@@ -348,7 +384,9 @@ fn errors(program: &Program, summary: &Summary) -> Errors {
         .collect()
 }
 
-fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary {
+/// `oracle`: `none` exploring every failed try of a retry loop, against which the
+/// reductions (that one included) are checked.
+fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>, oracle: bool) -> Summary {
     let opts = Options {
         algorithm,
         keep_going: true,
@@ -357,7 +395,10 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>) -> Summary
         time_limit: None,
         exec_timeout: Duration::from_secs(10),
         progress: false,
-        run: Default::default(),
+        run: cdpor::executor::RunOptions {
+            retry_reduction: !oracle,
+            ..Default::default()
+        },
         // The oracle runs each execution in a worker of its own; the reductions, in
         // place: so the fast path is checked against the slow one too.
         reset: if algorithm == Algorithm::None {
@@ -379,7 +420,7 @@ fn keep(source: &str, summary: &Summary, errors: &Errors, why: &str) -> PathBuf 
     let mut header = format!("/* Found by tests/differential.rs: {why}\n *\n * cdpor-test\n");
     writeln!(
         header,
-        " * run: --keep-going --algorithm none ; verdict=error executions={} failing={}",
+        " * run: --keep-going --algorithm none --all-retries ; verdict=error executions={} failing={}",
         summary.stats.executions, summary.failing
     )
     .unwrap();
@@ -410,7 +451,7 @@ fn check(p: &Prog) -> Result<bool, TestCaseError> {
         ..BuildOptions::default()
     })
     .unwrap_or_else(|e| panic!("{e}\n{source}"));
-    let oracle = explore(&program, Algorithm::None, Some(NONE_BUDGET));
+    let oracle = explore(&program, Algorithm::None, Some(NONE_BUDGET), true);
     if !oracle.complete() {
         return Ok(false);
     }
@@ -424,7 +465,7 @@ fn check(p: &Prog) -> Result<bool, TestCaseError> {
         )));
     }
     for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
-        let got = explore(&program, alg, Some(20 * NONE_BUDGET));
+        let got = explore(&program, alg, Some(20 * NONE_BUDGET), false);
         let found = errors(&program, &got);
         let missing: Vec<_> = expected.difference(&found).collect();
         let extra: Vec<_> = found.difference(&expected).collect();
@@ -511,6 +552,7 @@ fn a_generated_program_compiles_and_names_its_final_states() {
             vec![Stmt::Spawn(vec![Stmt::StrLen])],
         ],
         main: vec![Stmt::Errno(3)],
+        early_return: false,
     };
     let src = render(&p);
     if let Ok(path) = std::env::var("CDPOR_DIFF_PRINT") {
@@ -519,4 +561,31 @@ fn a_generated_program_compiles_and_names_its_final_states() {
     assert!(src.contains("void *child2_0(void *arg)"), "{src}");
     assert!(src.contains("assert(h % 7 != 6 && \"final state 6\");"));
     assert!(check(&p).unwrap(), "small enough for none");
+}
+
+#[test]
+fn retry_loops_and_an_early_return_agree_with_every_try_explored() {
+    // The exit handler's reads race with the worker's: only one worker, then.
+    for (live_in, early_return) in [(false, true), (true, false)] {
+        let (workers, main) = if early_return {
+            (vec![vec![Stmt::Retry(0, live_in)]], vec![Stmt::Write(0, 2)])
+        } else {
+            (
+                vec![vec![Stmt::Retry(0, live_in)], vec![Stmt::Write(0, 2)]],
+                vec![],
+            )
+        };
+        let p = Prog {
+            workers,
+            main,
+            early_return,
+        };
+        let src = render(&p);
+        assert_eq!(src.contains("atexit(at_exit);"), early_return, "{src}");
+        assert_eq!(src.contains("f + 1"), live_in, "{src}");
+        if let Ok(path) = std::env::var("CDPOR_DIFF_PRINT") {
+            std::fs::write(format!("{path}.{live_in}"), &src).unwrap();
+        }
+        assert!(check(&p).unwrap(), "small enough for none");
+    }
 }

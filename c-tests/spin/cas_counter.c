@@ -1,20 +1,24 @@
 /* A lock-free counter: three threads (main and two others) each add 1 with a
  * compare-exchange retry loop. A failed compare-exchange reloads the current value and
- * retries, so no increment is lost: main sees 3, safe.
+ * retries, so no increment is lost: main sees 3, safe. A failed first try is redundant
+ * (the execution in which the load comes after the store that made it fail covers it),
+ * so optimal runs one execution per order of the three increments: 3! = 6 (48 when every
+ * failed try ran on).
  *
  * -DBROKEN loads the counter and stores the value plus 1 as two separate atomic
  * operations: two threads can load the same value and one increment is lost, so main's
  * assertion fails.
  *
  * cdpor-test
- * run: --algorithm optimal ; verdict=safe executions=48 blocked=0
+ * run: --algorithm optimal ; verdict=safe executions=6 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
  * run: --algorithm none ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45 executions=36 blocked=0
- * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
- * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
- * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=cas_counter.c:45 errors=assertion@cas_counter.c:45
+ * run: --algorithm none --all-retries ; verdict=safe
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion location=cas_counter.c:49 errors=assertion@cas_counter.c:49 executions=36 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion location=cas_counter.c:49 errors=assertion@cas_counter.c:49
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion location=cas_counter.c:49 errors=assertion@cas_counter.c:49
+ * run: -DBROKEN --keep-going --algorithm none ; verdict=error kind=assertion location=cas_counter.c:49 errors=assertion@cas_counter.c:49
  */
 #include <assert.h>
 #include <pthread.h>

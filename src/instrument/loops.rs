@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cdpor_sched::ops::awaits::{LOOP_ERRNO, LOOP_MAY_WAIT};
+use cdpor_sched::ops::awaits::{LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_RETRY};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -414,7 +414,8 @@ impl Pass<'_, '_> {
                 };
                 // May an iteration read `errno` (in a function it calls, too)?
                 let errno = kept && l.body.iter().any(|&bb| calls_errno(bb, &mut errno_memo));
-                plans.push((l, first, phis, may_wait, errno));
+                let retry = kept && super::retry::is_retry_loop(&l.body, &phis);
+                plans.push((l, first, phis, may_wait, errno, retry));
             }
             if plans.is_empty() {
                 continue;
@@ -461,7 +462,7 @@ impl Pass<'_, '_> {
                 }
             }
             let mut marks = marks.into_iter();
-            for (l, first, phis, may_wait, errno) in plans {
+            for (l, first, phis, may_wait, errno, retry) in plans {
                 let site = self.add_site(f, block_location(l.head), "loop");
                 let id = next_id;
                 next_id += 1;
@@ -497,7 +498,8 @@ impl Pass<'_, '_> {
                     LOOP_MAY_WAIT
                 } else {
                     0
-                } | if errno { LOOP_ERRNO } else { 0 };
+                } | if errno { LOOP_ERRNO } else { 0 }
+                    | if retry { LOOP_RETRY } else { 0 };
                 let mut flags = if bits != 0 {
                     b.build_or(back, i32t.const_int(bits.into(), false), "")
                         .expect("positioned")

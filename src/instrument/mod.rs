@@ -35,6 +35,7 @@ mod irreversible;
 mod linkage;
 mod loops;
 mod nondet;
+mod retry;
 mod tls;
 mod verifier;
 

@@ -26,6 +26,10 @@ pub const FLAG_NO_SPURIOUS: u32 = 4;
 /// Data races are errors (`--races`): an atomic read-modify-write that changed nothing
 /// still counts as a write (C11's data races do not look at values).
 pub const FLAG_RACES: u32 = 8;
+/// A retry loop's failed first try runs on like any iteration, instead of ending the
+/// execution as redundant (`ops::awaits::LOOP_RETRY`): the oracle that reduction is
+/// checked against.
+pub const FLAG_ALL_RETRIES: u32 = 16;
 
 /// Environment variables through which `cdpor` hands the fork server its region.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";

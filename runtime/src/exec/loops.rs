@@ -105,6 +105,8 @@ pub(super) struct LoopRecord {
     pub(super) n: u32,
     /// The thread's `errno`, which its loop may read (its own library calls set it).
     pub(super) errno: c_int,
+    /// The visit began the activation (it came from outside the loop).
+    pub(super) entered: bool,
 }
 
 pub(super) const NO_RECORD: LoopRecord = LoopRecord {
@@ -119,6 +121,7 @@ pub(super) const NO_RECORD: LoopRecord = LoopRecord {
     vals: [0; LOOP_VALS],
     n: 0,
     errno: 0,
+    entered: false,
 };
 
 impl LoopRecord {
@@ -243,7 +246,10 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let th = &mut e.threads[t];
     if !(found && back) {
         // A new activation.
-        th.loops[i] = now.visited(th, step, 0);
+        th.loops[i] = LoopRecord {
+            entered: true,
+            ..now.visited(th, step, 0)
+        };
         return;
     }
     let rec = th.loops[i];
@@ -266,6 +272,13 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // a wait for time a livelock) but counts toward --unroll (`looked`).
     let timed = e.threads[t].clocks != rec.clocks;
     let stalls = may_wait && !progressed && same && !timed;
+    let retry = flags & LOOP_RETRY != 0 && e.hdr().flags & shm::FLAG_ALL_RETRIES == 0;
+    if retry && may_wait && !progressed && !same && !timed && rec.entered {
+        if let Some(from) = e.retry_redundant(t as Tid, &rec, &now) {
+            e.in_runtime = true;
+            e.spin(from, site)
+        }
+    }
     if !same || !may_wait {
         // A value of the loop moved on (a retry counter), or may have (an effect the
         // runtime does not see): the thread's next condition wait may end without a
@@ -336,6 +349,45 @@ impl Exec {
             }
         }
         stall
+    }
+
+    /// Thread `t` is back at the head of a retry loop (`LOOP_RETRY`) after its first
+    /// try, which changed nothing but the loop's values: is the try redundant? It is
+    /// when the loop's values on entry were what the load just before it read, the try
+    /// was one compare-and-swap of the same bytes that failed, leaving the values as
+    /// what it read, and another thread changed those bytes in between. Then the
+    /// execution in which the load runs where the try did, reading what the try read,
+    /// reaches this head with this very state, minus the try: the thread's memory is as
+    /// it was, its values are the same, and the load's value served nothing else (the
+    /// instrumentation saw to that). That execution is explored, by reversing the race
+    /// of the load with the change; so the thread stops here as a stale spin from the
+    /// load on. Returns the load's step.
+    pub(super) fn retry_redundant(
+        &self,
+        t: Tid,
+        rec: &LoopRecord,
+        now: &LoopRecord,
+    ) -> Option<usize> {
+        let from = (rec.step as usize).checked_sub(1)?;
+        let load = self.event_at(from);
+        if load.tid != t
+            || load.kind() != Kind::Read
+            || self.threads[t as usize].events != rec.events + 1
+        {
+            return None;
+        }
+        // The try: the thread's one event since.
+        let at = (from + 1..self.sched.step())
+            .rev()
+            .find(|&i| self.event_at(i).tid == t)?;
+        let tried = self.event_at(at);
+        let failed = tried.kind() == Kind::CmpXchg
+            && tried.flags & FLAG_FAILED != 0
+            && (tried.addr, tried.len) == (load.addr, load.len);
+        let m = mask(load.len);
+        let all = |r: &LoopRecord, v: u64| r.vals[..r.n as usize].iter().all(|&x| x & m == v);
+        let read_derived = rec.n > 0 && all(rec, load.value) && all(now, tried.value);
+        (failed && read_derived && self.stalled(t, from).woken_at.is_some()).then_some(from)
     }
 
     /// Does thread `t` spin on bytes that another thread changed after it read them?

@@ -26,7 +26,7 @@ use cdpor_sched::event::{
     FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE, OUTCOME_FLAGS,
 };
 use cdpor_sched::layout::{self, stack_bottom, STACK_GUARD, STACK_SLOT};
-use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT};
+use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_RETRY};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};

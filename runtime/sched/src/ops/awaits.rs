@@ -35,6 +35,12 @@ pub const FLAG_ASSUMPTION: u8 = crate::event::FLAG_ATOMIC;
 pub const LOOP_BACK: u32 = 1;
 pub const LOOP_MAY_WAIT: u32 = 2;
 pub const LOOP_ERRNO: u32 = 4;
+/// The flag of a retry loop (`old = x; while (!cas(&x, &old, f(old)));`): its head's
+/// values come, on entry, from a load of the bytes its compare-and-swap works on, which
+/// is the thread's last event before the loop and whose value nothing else uses. A first
+/// try that fails, changing nothing but those values, and leaving them as what it read,
+/// is redundant (`retry_redundant` in the runtime, `docs/reductions.md`).
+pub const LOOP_RETRY: u32 = 8;
 
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
