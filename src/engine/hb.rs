@@ -424,29 +424,26 @@ impl Analysis {
     fn access(&mut self, i: usize, lo: u64, hi: u64, write: bool) {
         let mut mem = std::mem::take(&mut self.mem);
         mem.update(lo, hi, |cell| {
-            for &r in &cell.reads {
-                if write {
+            if write {
+                for &r in cell.reads() {
                     self.cur.preds.push(r as usize);
                     self.candidate(r as usize);
                 }
             }
-            if let Some(w) = cell.last_write {
+            if let Some(w) = cell.last_write() {
                 self.cur.preds.push(w as usize);
                 // A write already followed by a read of these bytes is ordered before
                 // that read: the read is the race, not the write.
-                if !write || cell.reads.is_empty() {
+                if !write || cell.reads().is_empty() {
                     self.candidate(w as usize);
                 }
             }
             if write {
-                cell.last_write = Some(i as u32);
-                cell.reads.clear();
+                cell.write(i as u32);
             } else {
                 // This thread's earlier read of these bytes is ordered before this one.
-                let t = self.cur.tid;
-                cell.reads
-                    .retain(|&r| self.hb.events[r as usize].tid() != t);
-                cell.reads.push(i as u32);
+                let (t, events) = (self.cur.tid, &self.hb.events);
+                cell.read(i as u32, |r| events[r as usize].tid() != t);
             }
         });
         self.mem = mem;

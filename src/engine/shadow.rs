@@ -6,29 +6,117 @@
 //! While the journal is on, every change is journalled (the segment a start held before
 //! it), so that the shadow can be rolled back to any earlier point: an execution that
 //! re-runs the prefix of the previous one only analyses what it does after it. An
-//! analysis that will not be rolled back leaves it off, and pays nothing for it. An undo log was chosen over
-//! snapshots because a step changes one or two segments whatever the size of the map,
-//! and over a persistent map because the standard `BTreeMap` stays as fast as it was for
-//! the accesses themselves.
+//! analysis that will not be rolled back leaves it off, and pays nothing for it. An undo
+//! log was chosen over snapshots because a step changes one or two segments whatever the
+//! size of the map, and over a persistent map because the standard `BTreeMap` stays as
+//! fast as it was for the accesses themselves.
+//!
+//! A history is three words (`Cell` is `Copy`): the reads of a range, when there are
+//! several, are a slice of an append-only arena, never changed once written. So saving a
+//! segment in the journal, splitting one or moving one inside the map copies words and
+//! allocates nothing, and a rollback truncates the arena with the journal. A read appends
+//! the reads it keeps, at most one per thread: no more than a vector clock per event.
 
 use std::collections::BTreeMap;
 
-/// The history of a range of bytes.
-#[derive(Clone, Default, PartialEq, Eq, Debug)]
-pub struct Cell {
-    /// Index of the last event that wrote these bytes.
-    pub last_write: Option<u32>,
-    /// Reads since that write (at most one per thread, which the caller maintains).
-    pub reads: Vec<u32>,
+/// No event.
+const NONE: u32 = u32::MAX;
+
+/// The history of a range of bytes (see `History`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Cell {
+    last_write: u32,
+    /// How many reads since that write.
+    len: u32,
+    /// The read itself if there is one; where the reads start in the arena if there are
+    /// several; 0 if none (so that histories without reads are equal exactly when their
+    /// cells are).
+    at: u32,
 }
 
 impl Cell {
+    const EMPTY: Cell = Cell {
+        last_write: NONE,
+        len: 0,
+        at: 0,
+    };
+
     fn is_empty(&self) -> bool {
-        self.last_write.is_none() && self.reads.is_empty()
+        self.last_write == NONE && self.len == 0
+    }
+
+    fn reads<'a>(&'a self, arena: &'a [u32]) -> &'a [u32] {
+        match self.len {
+            0 => &[],
+            1 => std::slice::from_ref(&self.at),
+            n => &arena[self.at as usize..][..n as usize],
+        }
+    }
+
+    /// The same history (two slices of the arena can hold the same reads).
+    fn same(&self, other: &Cell, arena: &[u32]) -> bool {
+        self == other
+            || (self.last_write == other.last_write
+                && self.len == other.len
+                && self.reads(arena) == other.reads(arena))
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The history of a range of bytes, as `update` hands it over: the last write to them,
+/// and the reads since (in the order they were made).
+pub struct History<'a> {
+    cell: &'a mut Cell,
+    arena: &'a mut Vec<u32>,
+}
+
+impl History<'_> {
+    pub fn last_write(&self) -> Option<u32> {
+        (self.cell.last_write != NONE).then_some(self.cell.last_write)
+    }
+
+    pub fn reads(&self) -> &[u32] {
+        self.cell.reads(self.arena)
+    }
+
+    /// Event `i` writes the bytes: it is their last write, and no read follows it.
+    pub fn write(&mut self, i: u32) {
+        *self.cell = Cell {
+            last_write: i,
+            ..Cell::EMPTY
+        };
+    }
+
+    /// Event `i` reads the bytes, after the reads that `keep` keeps.
+    pub fn read(&mut self, i: u32, mut keep: impl FnMut(u32) -> bool) {
+        let old = *self.cell;
+        let arena = &mut *self.arena;
+        let start = arena.len();
+        match old.len {
+            0 => {}
+            1 if keep(old.at) => arena.push(old.at),
+            1 => {}
+            n => {
+                let from = old.at as usize;
+                for k in from..from + n as usize {
+                    if keep(arena[k]) {
+                        arena.push(arena[k]);
+                    }
+                }
+            }
+        }
+        let len = (arena.len() - start) as u32 + 1;
+        let at = if len == 1 {
+            i
+        } else {
+            arena.push(i);
+            u32::try_from(start).expect("shadow arena below 4G reads")
+        };
+        self.cell.len = len;
+        self.cell.at = at;
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Segment {
     end: u64,
     cell: Cell,
@@ -38,6 +126,8 @@ struct Segment {
 #[derive(Clone, Default)]
 pub struct Shadow {
     segs: BTreeMap<u64, Segment>,
+    /// The reads of cells that hold several.
+    arena: Vec<u32>,
     journal: bool,
     /// Before each change made with the journal on, what its key held.
     undo: Vec<(u64, Option<Segment>)>,
@@ -45,12 +135,18 @@ pub struct Shadow {
 
 /// A point in a shadow's history to roll back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mark(usize);
+pub struct Mark {
+    undo: usize,
+    arena: usize,
+}
 
 impl Shadow {
     /// The present state, for `rollback`.
     pub fn mark(&self) -> Mark {
-        Mark(self.undo.len())
+        Mark {
+            undo: self.undo.len(),
+            arena: self.arena.len(),
+        }
     }
 
     /// Journals the changes from now on (`on`) or not; returns whether it did so far.
@@ -60,32 +156,35 @@ impl Shadow {
 
     /// Undoes every change made since `mark`, which must all have been journalled.
     pub fn rollback(&mut self, mark: Mark) {
-        for (start, old) in self.undo.drain(mark.0..).rev() {
+        for (start, old) in self.undo.drain(mark.undo..).rev() {
             match old {
                 Some(seg) => self.segs.insert(start, seg),
                 None => self.segs.remove(&start),
             };
         }
+        // What the arena gained since is read by no segment of that moment.
+        self.arena.truncate(mark.arena);
     }
 
     /// Forgets everything, history included.
     pub fn clear(&mut self) {
         self.segs.clear();
+        self.arena.clear();
         self.undo.clear();
     }
 
     // Every change to a start is journalled with what it held before, except where
     // `update` puts back a segment at a start it has itself just journalled.
 
-    fn save(&mut self, start: u64, old: Option<&Segment>) {
+    fn save(&mut self, start: u64, old: Option<Segment>) {
         if self.journal {
-            self.undo.push((start, old.cloned()));
+            self.undo.push((start, old));
         }
     }
 
     fn remove(&mut self, start: u64) -> Option<Segment> {
         let old = self.segs.remove(&start);
-        self.save(start, old.as_ref());
+        self.save(start, old);
         old
     }
 
@@ -96,25 +195,119 @@ impl Shadow {
         debug_assert!(old.is_none());
     }
 
+    /// Calls `f` with `cell` and stores what it leaves there back in `cell`.
+    fn apply(arena: &mut Vec<u32>, cell: &mut Cell, f: &mut impl FnMut(&mut History)) {
+        f(&mut History { cell, arena });
+    }
+
     /// Calls `f` on the history of each maximal uniform range within `[lo, hi)`, untouched
-    /// ranges included (as empty cells), and stores what it leaves there.
-    pub fn update(&mut self, lo: u64, hi: u64, mut f: impl FnMut(&mut Cell)) {
+    /// ranges included (as empty histories), left to right, and stores what it leaves
+    /// there.
+    pub fn update(&mut self, lo: u64, hi: u64, mut f: impl FnMut(&mut History)) {
         if lo >= hi {
             return;
         }
-        // Mostly the bytes accessed last time, one segment: changed in place. Left
-        // unmerged with an equal neighbour, it splits nothing that a merge would have
-        // spared (callers see the same histories either way).
-        if let Some(seg) = self.segs.get_mut(&lo).filter(|seg| seg.end == hi) {
+        // The last segment to start below `hi`: the only one that can hold all of
+        // `[lo, hi)`, and if it ends by `lo`, none overlaps it.
+        let Some((&s, seg)) = self.segs.range_mut(..hi).next_back() else {
+            return self.fill(None, lo, hi, &mut f);
+        };
+        if s == lo && seg.end == hi {
+            // Mostly the bytes accessed last time, one segment: changed in place. Left
+            // unmerged with an equal neighbour, it splits nothing that a merge would have
+            // spared (callers see the same histories either way).
             if self.journal {
-                self.undo.push((lo, Some(seg.clone())));
+                self.undo.push((lo, Some(*seg)));
             }
-            f(&mut seg.cell);
+            Self::apply(&mut self.arena, &mut seg.cell, &mut f);
             if seg.cell.is_empty() {
                 self.segs.remove(&lo);
             }
+        } else if seg.end <= lo {
+            let left = (seg.end == lo).then_some((s, seg.cell));
+            self.fill(left, lo, hi, &mut f);
+        } else if s <= lo && hi <= seg.end {
+            let old = *seg;
+            self.within(s, old, lo, hi, &mut f);
+        } else {
+            self.across(lo, hi, &mut f);
+        }
+    }
+
+    /// `update` of `[lo, hi)`, untouched, whose left neighbour is `left` if it ends at
+    /// `lo`.
+    fn fill(
+        &mut self,
+        left: Option<(u64, Cell)>,
+        lo: u64,
+        hi: u64,
+        f: &mut impl FnMut(&mut History),
+    ) {
+        let mut cell = Cell::EMPTY;
+        Self::apply(&mut self.arena, &mut cell, f);
+        if cell.is_empty() {
             return;
         }
+        let mut end = hi;
+        if let Some(right) = self.segs.get(&hi) {
+            if right.cell.same(&cell, &self.arena) {
+                end = self.remove(hi).expect("just seen").end;
+            }
+        }
+        match left {
+            Some((ls, l)) if l.same(&cell, &self.arena) => {
+                let seg = self.segs.get_mut(&ls).expect("the left neighbour");
+                if self.journal {
+                    self.undo.push((ls, Some(*seg)));
+                }
+                seg.end = end;
+            }
+            _ => self.insert_new(lo, Segment { end, cell }),
+        }
+    }
+
+    /// `update` of `[lo, hi)`, within segment `old` at `s` (not all of it).
+    fn within(&mut self, s: u64, old: Segment, lo: u64, hi: u64, f: &mut impl FnMut(&mut History)) {
+        let mut cell = old.cell;
+        Self::apply(&mut self.arena, &mut cell, f);
+        if cell.same(&old.cell, &self.arena) {
+            return;
+        }
+        self.save(s, Some(old));
+        if s < lo {
+            self.segs.get_mut(&s).expect("seen").end = lo;
+            if hi < old.end {
+                self.insert_new(hi, old);
+            }
+            if !cell.is_empty() {
+                let mut end = hi;
+                if let Some(right) = self.segs.get(&hi).filter(|_| hi == old.end) {
+                    if right.cell.same(&cell, &self.arena) {
+                        end = self.remove(hi).expect("just seen").end;
+                    }
+                }
+                self.insert_new(lo, Segment { end, cell });
+            }
+            return;
+        }
+        // It starts at `lo` and goes on past `hi`: the rest keeps its history.
+        self.insert_new(hi, old);
+        if cell.is_empty() {
+            self.segs.remove(&lo);
+            return;
+        }
+        match self.segs.range(..lo).next_back() {
+            Some((&ls, &l)) if l.end == lo && l.cell.same(&cell, &self.arena) => {
+                self.segs.remove(&lo);
+                self.save(ls, Some(l));
+                self.segs.get_mut(&ls).expect("seen").end = hi;
+            }
+            _ => *self.segs.get_mut(&lo).expect("seen") = Segment { end: hi, cell },
+        }
+    }
+
+    /// `update` of `[lo, hi)` where it overlaps several segments, or one in part.
+    fn across(&mut self, lo: u64, hi: u64, f: &mut impl FnMut(&mut History)) {
         self.split_at(lo);
         self.split_at(hi);
         // Left to right, each piece is taken out, updated and put back, merged with the
@@ -128,10 +321,10 @@ impl Shadow {
                     let seg = self.remove(s).expect("just seen");
                     (seg.end, seg.cell, true)
                 }
-                Some(s) => (s, Cell::default(), false),
-                None => (hi, Cell::default(), false),
+                Some(s) => (s, Cell::EMPTY, false),
+                None => (hi, Cell::EMPTY, false),
             };
-            f(&mut cell);
+            Self::apply(&mut self.arena, &mut cell, f);
             if !cell.is_empty() {
                 self.insert_merging(pos, end, cell, end == hi, journalled);
             }
@@ -146,15 +339,10 @@ impl Shadow {
         };
         if seg.end > at {
             debug_assert!(s < at);
-            if self.journal {
-                self.undo.push((s, Some(seg.clone())));
-            }
-            let right = Segment {
-                end: seg.end,
-                cell: seg.cell.clone(),
-            };
+            let old = *seg;
             seg.end = at;
-            self.insert_new(at, right);
+            self.save(s, Some(old));
+            self.insert_new(at, old);
         }
     }
 
@@ -171,13 +359,17 @@ impl Shadow {
     ) {
         let mut start = s;
         if let Some((&ls, left)) = self.segs.range(..s).next_back() {
-            if left.end == s && left.cell == cell {
+            if left.end == s && left.cell.same(&cell, &self.arena) {
                 start = ls;
                 self.remove(ls);
             }
         }
-        if merge_right && self.segs.get(&e).is_some_and(|right| right.cell == cell) {
-            e = self.remove(e).expect("just seen").end;
+        if merge_right {
+            if let Some(right) = self.segs.get(&e) {
+                if right.cell.same(&cell, &self.arena) {
+                    e = self.remove(e).expect("just seen").end;
+                }
+            }
         }
         let seg = Segment { end: e, cell };
         if start != s || journalled {
@@ -188,12 +380,26 @@ impl Shadow {
     }
 
     #[cfg(test)]
-    fn segments(&self) -> Vec<(u64, u64, Cell)> {
+    fn segments(&self) -> Vec<(u64, u64, Seen)> {
         self.segs
             .iter()
-            .map(|(&s, g)| (s, g.end, g.cell.clone()))
+            .map(|(&s, g)| {
+                let seen = Seen {
+                    last_write: (g.cell.last_write != NONE).then_some(g.cell.last_write),
+                    reads: g.cell.reads(&self.arena).to_vec(),
+                };
+                (s, g.end, seen)
+            })
             .collect()
     }
+}
+
+/// A history as the tests compare it.
+#[cfg(test)]
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+struct Seen {
+    last_write: Option<u32>,
+    reads: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -203,9 +409,8 @@ mod tests {
     fn write(sh: &mut Shadow, lo: u64, hi: u64, ev: u32) -> Vec<Option<u32>> {
         let mut seen = Vec::new();
         sh.update(lo, hi, |c| {
-            seen.push(c.last_write);
-            c.last_write = Some(ev);
-            c.reads.clear();
+            seen.push(c.last_write());
+            c.write(ev);
         });
         seen
     }
@@ -213,8 +418,8 @@ mod tests {
     fn read(sh: &mut Shadow, lo: u64, hi: u64, ev: u32) -> Vec<Option<u32>> {
         let mut seen = Vec::new();
         sh.update(lo, hi, |c| {
-            seen.push(c.last_write);
-            c.reads.push(ev);
+            seen.push(c.last_write());
+            c.read(ev, |_| true);
         });
         seen
     }
@@ -291,6 +496,87 @@ mod tests {
         }
     }
 
+    /// Reads that drop the earlier read of their own thread, as the analysis makes them,
+    /// over cells of one, several and no reads: every earlier state comes back, the
+    /// reads in their order.
+    #[test]
+    fn rollback_restores_reads_kept_by_thread() {
+        let mut sh = Shadow::default();
+        sh.journal(true);
+        let mut states = vec![(sh.mark(), sh.segments())];
+        let mut x = 0x9e37_79b9_u64;
+        for ev in 0..300u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lo = 8 * (x % 6);
+            let hi = lo + 8 * (1 + (x >> 8) % 3);
+            if x.is_multiple_of(7) {
+                write(&mut sh, lo, hi, ev);
+            } else {
+                sh.update(lo, hi, |c| c.read(ev, |r| r % 5 != ev % 5));
+            }
+            states.push((sh.mark(), sh.segments()));
+        }
+        assert!(states
+            .iter()
+            .any(|(_, s)| s.iter().any(|g| g.2.reads.len() >= 3)));
+        while let Some((mark, segs)) = states.pop() {
+            sh.rollback(mark);
+            assert_eq!(sh.segments(), segs);
+        }
+    }
+
+    /// Against a history per byte: each update sees, left to right, the histories of
+    /// the bytes it covers (a run of equal ones as one or more), and leaves each byte
+    /// the history the model gives it.
+    #[test]
+    fn histories_are_those_of_each_byte() {
+        let mut sh = Shadow::default();
+        let mut bytes = vec![Seen::default(); 96];
+        let mut x = 0x51_7cc1_b727_u64;
+        for ev in 0..2000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let lo = x % 80;
+            let hi = lo + 1 + (x >> 8) % if x & 1 << 20 != 0 { 16 } else { 4 };
+            let write = x.is_multiple_of(5);
+            let mut seen: Vec<Seen> = Vec::new();
+            sh.update(lo, hi, |c| {
+                let h = Seen {
+                    last_write: c.last_write(),
+                    reads: c.reads().to_vec(),
+                };
+                if seen.last() != Some(&h) {
+                    seen.push(h);
+                }
+                if write {
+                    c.write(ev);
+                } else {
+                    c.read(ev, |r| r % 3 != ev % 3);
+                }
+            });
+            let mut expected: Vec<Seen> = bytes[lo as usize..hi as usize].to_vec();
+            expected.dedup();
+            assert_eq!(seen, expected, "event {ev} on [{lo}, {hi})");
+            for b in &mut bytes[lo as usize..hi as usize] {
+                if write {
+                    *b = Seen {
+                        last_write: Some(ev),
+                        reads: vec![],
+                    };
+                } else {
+                    b.reads.retain(|r| r % 3 != ev % 3);
+                    b.reads.push(ev);
+                }
+            }
+        }
+        for (s, e, h) in sh.segments() {
+            assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
+        }
+    }
+
     #[test]
     fn adjacent_accesses_of_one_event_merge() {
         let mut sh = Shadow::default();
@@ -302,7 +588,7 @@ mod tests {
             vec![(
                 0,
                 4000,
-                Cell {
+                Seen {
                     last_write: Some(7),
                     reads: vec![]
                 }
