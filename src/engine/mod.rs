@@ -23,11 +23,11 @@ mod tests;
 pub mod wakeup_tree;
 
 use cdpor_sched::event::FLAG_NO_COMMUTE;
-use cdpor_sched::ops::{self, dependent, rwlock};
+use cdpor_sched::ops::{self, rwlock, Dependence};
 use cdpor_sched::{Event, Kind, Step, ThreadSet};
 
 use hb::{Analysis, Later, Race};
-use wakeup_tree::{initials, is_weak_initial, WakeupTree, WuNode};
+use wakeup_tree::{dependences, initials_of, is_weak_initial_of, WakeupTree, WuNode};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Algorithm {
@@ -376,10 +376,11 @@ impl Engine {
         let mut below = branch.map(|b| b.children).unwrap_or_default();
         for (k, &event) in events.iter().enumerate().skip(div + 1) {
             let prev = &self.nodes[k - 1];
+            let woken = Dependence::of(&prev.event);
             let sleep = prev
                 .sleep
                 .iter()
-                .filter(|s| !dependent(s, &prev.event))
+                .filter(|s| !Dependence::of(s).with(&woken))
                 .copied()
                 .collect();
             let mut node = Node::new(event, enabled_at(k), sleep);
@@ -434,16 +435,17 @@ impl Engine {
             v.push(later_event);
         }
         let node = &mut self.nodes[e];
+        let d = dependences(&v);
         match self.alg {
             Algorithm::None => {}
             Algorithm::Optimal => {
-                if node.sleep.iter().any(|s| is_weak_initial(s, &v)) {
+                if node.sleep.iter().any(|s| is_weak_initial_of(s, &v, &d)) {
                     return;
                 }
-                node.wut.insert(v);
+                node.wut.insert_of(v, d);
             }
             Algorithm::Source => {
-                let init = initials(&v);
+                let init = initials_of(&v, &d);
                 if !init.intersects(node.backtrack) {
                     if let Some(q) = init.first() {
                         node.backtrack.insert(q);
@@ -564,7 +566,8 @@ fn reversible(enabled: ThreadSet, notdep: impl Iterator<Item = Event>, later: &E
         return true;
     }
     let mut notdep = notdep.peekable();
-    notdep.peek().is_some() && notdep.any(|x| x.tid == later.tid || dependent(&x, later))
+    let l = Dependence::of(later);
+    notdep.peek().is_some() && notdep.any(|x| x.tid == later.tid || Dependence::of(&x).with(&l))
 }
 
 /// The number of events on a branch's leftmost path.

@@ -5,17 +5,29 @@
 //! the ones recorded when they ran, so dependence between them is decided by the same
 //! `dependent` relation as everywhere else.
 
-use cdpor_sched::{dependent, Event, ThreadSet, Tid};
+use cdpor_sched::ops::Dependence;
+use cdpor_sched::{Event, ThreadSet, Tid};
 
-/// Index of thread `t`'s first event in `v`, if it is an initial of `v`: no earlier event
-/// of `v` conflicts with it, so it can be moved to the front.
-fn initial_at(v: &[Event], t: Tid) -> Option<usize> {
+/// The dependence of each event of `v`, worked out once: a sequence is compared with
+/// every sleeping thread and with the branches of a wakeup tree.
+pub fn dependences(v: &[Event]) -> Vec<Dependence> {
+    v.iter().map(Dependence::of).collect()
+}
+
+/// Index of thread `t`'s first event in `v` (of dependences `d`), if it is an initial of
+/// `v`: no earlier event of `v` conflicts with it, so it can be moved to the front.
+fn initial_at(v: &[Event], d: &[Dependence], t: Tid) -> Option<usize> {
     let j = v.iter().position(|e| e.tid() == t)?;
-    v[..j].iter().all(|x| !dependent(x, &v[j])).then_some(j)
+    d[..j].iter().all(|x| !x.with(&d[j])).then_some(j)
 }
 
 /// `I[E](v)`: the threads that can start an execution equivalent to `E.v`.
 pub fn initials(v: &[Event]) -> ThreadSet {
+    initials_of(v, &dependences(v))
+}
+
+/// `initials` of `v`, of dependences `d`.
+pub fn initials_of(v: &[Event], d: &[Dependence]) -> ThreadSet {
     let mut out = ThreadSet::EMPTY;
     let mut seen = ThreadSet::EMPTY;
     for (j, e) in v.iter().enumerate() {
@@ -24,7 +36,7 @@ pub fn initials(v: &[Event]) -> ThreadSet {
             continue;
         }
         seen.insert(t);
-        if v[..j].iter().all(|x| !dependent(x, e)) {
+        if d[..j].iter().all(|x| !x.with(&d[j])) {
             out.insert(t);
         }
     }
@@ -34,11 +46,17 @@ pub fn initials(v: &[Event]) -> ThreadSet {
 /// Is the thread whose next event (after `E`) is `next` a weak initial of `v`: an initial
 /// of `v`, or absent from `v` with `next` independent of all of it?
 pub fn is_weak_initial(next: &Event, v: &[Event]) -> bool {
+    is_weak_initial_of(next, v, &dependences(v))
+}
+
+/// `is_weak_initial` for `v` of dependences `d`.
+pub fn is_weak_initial_of(next: &Event, v: &[Event], d: &[Dependence]) -> bool {
     let t = next.tid();
     if v.iter().any(|e| e.tid() == t) {
-        initial_at(v, t).is_some()
+        initial_at(v, d, t).is_some()
     } else {
-        v.iter().all(|x| !dependent(x, next))
+        let n = Dependence::of(next);
+        d.iter().all(|x| !x.with(&n))
     }
 }
 
@@ -81,7 +99,13 @@ impl WakeupTree {
     /// is compatible when its thread's first event in `v` can go first and takes the same
     /// alternative (what follows may depend on it), or when it is independent of all of
     /// `v`.
-    pub fn insert(&mut self, mut v: Vec<Event>) {
+    pub fn insert(&mut self, v: Vec<Event>) {
+        let d = dependences(&v);
+        self.insert_of(v, d);
+    }
+
+    /// `insert` of `v`, of dependences `d`.
+    pub fn insert_of(&mut self, mut v: Vec<Event>, mut d: Vec<Dependence>) {
         let mut level = &mut self.branches;
         let mut at_root = true;
         loop {
@@ -93,11 +117,14 @@ impl WakeupTree {
                 let t = child.event.tid();
                 if v.iter().any(|e| e.tid() == t) {
                     let same = |&j: &usize| v[j].choice == child.event.choice;
-                    if let Some(j) = initial_at(&v, t).filter(same) {
+                    if let Some(j) = initial_at(&v, &d, t).filter(same) {
                         next = Some((idx, Some(j)));
                         break;
                     }
-                } else if v.iter().all(|x| !dependent(x, &child.event)) {
+                } else if {
+                    let c = Dependence::of(&child.event);
+                    d.iter().all(|x| !x.with(&c))
+                } {
                     next = Some((idx, None));
                     break;
                 }
@@ -106,6 +133,7 @@ impl WakeupTree {
                 Some((idx, j)) => {
                     if let Some(j) = j {
                         v.remove(j);
+                        d.remove(j);
                     }
                     level = &mut level[idx].children;
                     at_root = false;

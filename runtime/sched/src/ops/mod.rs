@@ -242,14 +242,45 @@ pub fn enables(e: &Event, c: &Event, c_step: usize) -> bool {
 /// the end of the program conflicts with everything; a thread's creation with its
 /// events; otherwise their footprints decide.
 pub fn dependent(a: &Event, b: &Event) -> bool {
-    if a.tid == b.tid || a.ends_program() || b.ends_program() {
-        return true;
+    Dependence::of(a).with(&Dependence::of(b))
+}
+
+/// What `dependent` looks at of an event, worked out once for an event compared with
+/// many (a wakeup sequence against every sleeping thread).
+#[derive(Clone, Copy, Debug)]
+pub struct Dependence {
+    tid: Tid,
+    ends: bool,
+    /// The thread it creates.
+    creates: Option<Tid>,
+    no_commute: bool,
+    footprint: Footprint,
+}
+
+impl Dependence {
+    pub fn of(e: &Event) -> Dependence {
+        let ends = e.ends_program();
+        Dependence {
+            tid: e.tid,
+            ends,
+            creates: thread::created(e),
+            no_commute: e.flags & FLAG_NO_COMMUTE != 0,
+            // An end conflicts with everything: its footprint is never looked at.
+            footprint: if ends { Footprint::NONE } else { footprint(e) },
+        }
     }
-    if thread::creates(a, b) || thread::creates(b, a) {
-        return true;
+
+    /// `dependent` of the two events.
+    pub fn with(&self, other: &Dependence) -> bool {
+        if self.tid == other.tid || self.ends || other.ends {
+            return true;
+        }
+        if self.creates == Some(other.tid) || other.creates == Some(self.tid) {
+            return true;
+        }
+        let reads_commute = !(self.no_commute || other.no_commute);
+        (self.footprint).conflicts(&other.footprint, reads_commute)
     }
-    let reads_commute = (a.flags | b.flags) & FLAG_NO_COMMUTE == 0;
-    footprint(a).conflicts(&footprint(b), reads_commute)
 }
 
 /// The operation an event attempts, before knowing its outcome: a cmpxchg that failed or

@@ -53,9 +53,10 @@ pub(super) fn footprint(e: &Event) -> Footprint {
     }
 }
 
-/// Does `a` create the thread of `b`?
-pub(super) fn creates(a: &Event, b: &Event) -> bool {
-    a.kind() == Kind::Create && a.aux == b.tid
+/// The thread that `e` creates, if it is a creation: every event of that thread
+/// depends on it.
+pub(super) fn created(e: &Event) -> Option<Tid> {
+    (e.kind() == Kind::Create).then_some(e.aux)
 }
 
 /// The exit a join waits for.
