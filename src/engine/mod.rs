@@ -143,8 +143,6 @@ impl std::fmt::Display for EngineError {
 struct Node {
     /// The event taken from here in the current execution.
     event: Event,
-    /// The threads enabled here.
-    enabled: ThreadSet,
     /// Sleeping threads' next events.
     sleep: Vec<Event>,
     /// classic/source: threads to explore from here; none: unused (all enabled are).
@@ -159,12 +157,11 @@ struct Node {
 }
 
 impl Node {
-    fn new(event: Event, enabled: ThreadSet, sleep: Vec<Event>) -> Node {
+    fn new(event: Event, sleep: Vec<Event>) -> Node {
         let mut b = ThreadSet::EMPTY;
         b.insert(event.tid());
         Node {
             event,
-            enabled,
             sleep,
             backtrack: b,
             done: b,
@@ -205,6 +202,11 @@ struct Plan {
 pub struct Engine {
     alg: Algorithm,
     nodes: Vec<Node>,
+    /// The threads enabled at each node (kept apart from the nodes, which it would make
+    /// a quarter larger, as a copy of the trace's).
+    enabled: Vec<ThreadSet>,
+    /// The sleep sets of nodes cut from the path, emptied, for their allocations.
+    spare: Vec<Vec<Event>>,
     /// The next execution's request. Its schedule is kept as the current path's, cut back
     /// and extended as the path changes, so that planning costs what changed, not the
     /// length of the path.
@@ -225,6 +227,8 @@ impl Engine {
         Engine {
             alg,
             nodes: Vec::new(),
+            enabled: Vec::new(),
+            spare: Vec::new(),
             request: Request::default(),
             plan: Some(Plan {
                 div: 0,
@@ -356,14 +360,13 @@ impl Engine {
         events: &[Event],
         enabled: &[ThreadSet],
     ) {
-        let enabled_at = |k: usize| enabled.get(k).copied().unwrap_or_default();
-        self.nodes.truncate(div + 1);
+        self.cut(div + 1);
         if let Some(node) = self.nodes.get_mut(div) {
             if let Some(e) = events.get(div) {
                 node.event = *e;
             }
         } else if let Some(e) = events.first() {
-            self.nodes.push(Node::new(*e, enabled_at(0), Vec::new()));
+            self.nodes.push(Node::new(*e, Vec::new()));
         }
         // optimal: the events up to the end of the followed branch are forced: they
         // were placed there to reverse a race. The other alternatives of an operation
@@ -376,20 +379,25 @@ impl Engine {
         let mut below = branch.map(|b| b.children).unwrap_or_default();
         for (k, &event) in events.iter().enumerate().skip(div + 1) {
             let prev = &self.nodes[k - 1];
-            let woken = Dependence::of(&prev.event);
-            let sleep = prev
-                .sleep
-                .iter()
-                .filter(|s| !Dependence::of(s).with(&woken))
-                .copied()
-                .collect();
-            let mut node = Node::new(event, enabled_at(k), sleep);
+            let mut sleep = self.spare.pop().unwrap_or_default();
+            if !prev.sleep.is_empty() {
+                let woken = Dependence::of(&prev.event);
+                let awake = |s: &&Event| !Dependence::of(s).with(&woken);
+                sleep.extend(prev.sleep.iter().filter(awake));
+            }
+            let mut node = Node::new(event, sleep);
             if !below.is_empty() {
                 let followed = below.remove(0);
                 node.wut.branches = std::mem::replace(&mut below, followed.children);
             }
             self.nodes.push(node);
         }
+        let n = self.nodes.len();
+        let kept = self.enabled.len().min(n);
+        self.enabled.truncate(kept);
+        self.enabled
+            .extend_from_slice(enabled.get(kept..n.min(enabled.len())).unwrap_or_default());
+        self.enabled.resize(n, ThreadSet::EMPTY);
         if self.alg == Algorithm::Optimal {
             for k in div..self.nodes.len() {
                 if k >= forced_end || k + 1 == forced_end {
@@ -397,6 +405,17 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Cuts the path to its first `n` nodes, keeping their sleep sets' allocations.
+    fn cut(&mut self, n: usize) {
+        let keep = n.min(self.nodes.len());
+        for node in self.nodes.drain(keep..) {
+            let mut sleep = node.sleep;
+            sleep.clear();
+            self.spare.push(sleep);
+        }
+        self.enabled.truncate(keep);
     }
 
     /// Applies the algorithm's rule for one race.
@@ -417,7 +436,7 @@ impl Engine {
         };
         // v = notdep(e, E).e': the events after e that do not happen after it, then e'.
         let notdep = || (e + 1..end).filter(|&k| !hb.hb(e, k)).map(|k| events[k]);
-        if !reversible(self.nodes[e].enabled, notdep(), &later_event) {
+        if !reversible(self.enabled[e], notdep(), &later_event) {
             return;
         }
         // The wakeup sequence v = notdep.e', for the algorithms that use one.
@@ -456,7 +475,7 @@ impl Engine {
                 // Flanagan & Godefroid, Fig. 3: the later event's thread, or a thread with
                 // an event between the two that happens before the later one; failing
                 // those, every thread enabled there.
-                let enabled = node.enabled;
+                let enabled = self.enabled[e];
                 let p = later_event.tid();
                 let mut candidates = ThreadSet::EMPTY;
                 if enabled.contains(p) {
@@ -526,10 +545,10 @@ impl Engine {
                 Algorithm::Source | Algorithm::Classic => {
                     (node.backtrack.minus(node.done).minus(asleep).first(), None)
                 }
-                Algorithm::None => (node.enabled.minus(node.done).first(), None),
+                Algorithm::None => (self.enabled[i].minus(node.done).first(), None),
             };
             let Some(next) = next else {
-                self.nodes.pop();
+                self.cut(i);
                 continue;
             };
             node.done.insert(next);
