@@ -229,9 +229,10 @@ struct Current {
     acquire: Vec<usize>,
 }
 
-/// How many leading elements `a` and `b` share; `usize::MAX` when they are equal.
-fn agreeing<T: PartialEq>(a: &[T], b: &[T]) -> usize {
-    match a.iter().zip(b).position(|(x, y)| x != y) {
+/// How many leading elements `a` and `b` share (`same`); `usize::MAX` when they are
+/// equal.
+fn agreeing<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> usize {
+    match a.iter().zip(b).position(|(x, y)| !same(x, y)) {
         Some(k) => k,
         None if a.len() == b.len() => usize::MAX,
         None => a.len().min(b.len()),
@@ -287,8 +288,8 @@ impl Analysis {
         // Where the state must be recomputed from: the first event whose own record, or
         // the threads enabled before it, differ from the last execution's.
         let keep = (scope.from)
-            .min(agreeing(&self.hb.events, events))
-            .min(agreeing(&self.enabled, enabled))
+            .min(agreeing(&self.hb.events, events, super::identical))
+            .min(agreeing(&self.enabled, enabled, ThreadSet::eq))
             .min(self.hb.len());
         if keep == 0 || scope.reads_commute != self.reads_commute || !self.journal {
             self.reset(events.first(), scope.reads_commute);
