@@ -259,6 +259,19 @@ pub struct Dependence {
 
 impl Dependence {
     pub fn of(e: &Event) -> Dependence {
+        // Most events compared are plain loads and stores: their footprint directly.
+        let plain = |mode| Dependence {
+            tid: e.tid,
+            ends: false,
+            creates: None,
+            no_commute: e.flags & FLAG_NO_COMMUTE != 0,
+            footprint: Footprint::one(Range::new(e.addr, e.len as u64, mode)),
+        };
+        match e.kind {
+            k if k == Kind::Read as u8 => return plain(Mode::Read),
+            k if k == Kind::Write as u8 => return plain(Mode::Write),
+            _ => {}
+        }
         let ends = e.ends_program();
         Dependence {
             tid: e.tid,
