@@ -236,6 +236,12 @@ impl Shadow {
 
     /// `update` of `[lo, hi)`, untouched, whose left neighbour is `left` if it ends at
     /// `lo`.
+    ///
+    /// Here and in `within`, a new piece joins an equal neighbour only if the search
+    /// for `[lo, hi)` found it: no other search is made for one. Equal neighbours come
+    /// only from one event's accesses (another event's leaves another last write or
+    /// another read), and one event's pieces are joined left to right, as it makes
+    /// them; a history left in two segments is seen the same by callers.
     fn fill(
         &mut self,
         left: Option<(u64, Cell)>,
@@ -248,12 +254,7 @@ impl Shadow {
         if cell.is_empty() {
             return;
         }
-        let mut end = hi;
-        if let Some(right) = self.segs.get(&hi) {
-            if right.cell.same(&cell, &self.arena) {
-                end = self.remove(hi).expect("just seen").end;
-            }
-        }
+        let end = hi;
         match left {
             Some((ls, l)) if l.same(&cell, &self.arena) => {
                 let seg = self.segs.get_mut(&ls).expect("the left neighbour");
@@ -280,13 +281,7 @@ impl Shadow {
                 self.insert_new(hi, old);
             }
             if !cell.is_empty() {
-                let mut end = hi;
-                if let Some(right) = self.segs.get(&hi).filter(|_| hi == old.end) {
-                    if right.cell.same(&cell, &self.arena) {
-                        end = self.remove(hi).expect("just seen").end;
-                    }
-                }
-                self.insert_new(lo, Segment { end, cell });
+                self.insert_new(lo, Segment { end: hi, cell });
             }
             return;
         }
@@ -294,15 +289,8 @@ impl Shadow {
         self.insert_new(hi, old);
         if cell.is_empty() {
             self.segs.remove(&lo);
-            return;
-        }
-        match self.segs.range(..lo).next_back() {
-            Some((&ls, &l)) if l.end == lo && l.cell.same(&cell, &self.arena) => {
-                self.segs.remove(&lo);
-                self.save(ls, Some(l));
-                self.segs.get_mut(&ls).expect("seen").end = hi;
-            }
-            _ => *self.segs.get_mut(&lo).expect("seen") = Segment { end: hi, cell },
+        } else {
+            *self.segs.get_mut(&lo).expect("seen") = Segment { end: hi, cell };
         }
     }
 
