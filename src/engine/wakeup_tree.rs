@@ -26,6 +26,12 @@ pub fn initials(v: &[Event]) -> ThreadSet {
     initials_of(v, &dependences(v))
 }
 
+/// Is `e` independent of every event of a sequence of dependences `d`?
+fn independent_of_all(d: &[Dependence], e: &Event) -> bool {
+    let c = Dependence::of(e);
+    d.iter().all(|x| !x.with(&c))
+}
+
 /// `initials` of `v`, of dependences `d`.
 pub fn initials_of(v: &[Event], d: &[Dependence]) -> ThreadSet {
     let mut out = ThreadSet::EMPTY;
@@ -55,8 +61,7 @@ pub fn is_weak_initial_of(next: &Event, v: &[Event], d: &[Dependence]) -> bool {
     if v.iter().any(|e| e.tid() == t) {
         initial_at(v, d, t).is_some()
     } else {
-        let n = Dependence::of(next);
-        d.iter().all(|x| !x.with(&n))
+        independent_of_all(d, next)
     }
 }
 
@@ -121,10 +126,7 @@ impl WakeupTree {
                         next = Some((idx, Some(j)));
                         break;
                     }
-                } else if {
-                    let c = Dependence::of(&child.event);
-                    d.iter().all(|x| !x.with(&c))
-                } {
+                } else if independent_of_all(&d, &child.event) {
                     next = Some((idx, None));
                     break;
                 }
