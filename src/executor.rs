@@ -229,8 +229,18 @@ pub enum Placement {
     Pinned(usize),
     /// Anywhere; each side spins before it sleeps.
     Spinning,
+    /// The worker on this CPU, cdpor on another; each side spins before it sleeps (left
+    /// to the kernel, both sides can land on one CPU, where spinning only delays the side
+    /// waited for).
+    Apart(usize),
     /// Anywhere; each side sleeps at once.
     Sleeping,
+}
+
+impl Placement {
+    fn spins(self) -> bool {
+        matches!(self, Placement::Spinning | Placement::Apart(_))
+    }
 }
 
 pub struct Executor {
@@ -283,7 +293,7 @@ impl Executor {
                 Reset::Fork => shm::RESET_FORK,
                 Reset::InPlace => shm::RESET_INPLACE,
             };
-            hdr.spin = u32::from(opts.cpu == Placement::Spinning);
+            hdr.spin = u32::from(opts.cpu.spins());
             (hdr.nondet_lo, hdr.nondet_hi) = opts.run.nondet;
         }
         let main = ThreadName {
@@ -299,7 +309,7 @@ impl Executor {
         if opts.verify_reset {
             command.env(shm::ENV_VERIFY_RESET, "1");
         }
-        if let Placement::Pinned(cpu) = opts.cpu {
+        if let Placement::Pinned(cpu) | Placement::Apart(cpu) = opts.cpu {
             command.env(shm::ENV_CPU, cpu.to_string());
         }
         // The program's own output only matters on replay.
@@ -321,7 +331,7 @@ impl Executor {
             map,
             layout,
             timeout: opts.timeout,
-            spin: Spin::new(opts.cpu == Placement::Spinning),
+            spin: Spin::new(opts.cpu.spins()),
             started: (Instant::now(), ticks()),
         })
     }

@@ -728,9 +728,26 @@ fn run_probes(
 fn placement() -> Placement {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cpus >= 2 {
-        return Placement::Spinning;
+        return apart().map_or(Placement::Spinning, Placement::Apart);
     }
     pick_cpu().map_or(Placement::Sleeping, Placement::Pinned)
+}
+
+/// Pins this thread to the CPU it runs on and returns another allowed one for the
+/// worker, so that neither side's spinning takes the other's CPU.
+fn apart() -> Option<usize> {
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
+        return None;
+    }
+    let here = usize::try_from(unsafe { libc::sched_getcpu() }).ok()?;
+    let allowed = |c: usize| unsafe { libc::CPU_ISSET(c, &set) };
+    let n = libc::CPU_SETSIZE as usize;
+    let other = (1..n).map(|k| (here + k) % n).find(|&c| allowed(c))?;
+    let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    unsafe { libc::CPU_SET(here, &mut one) };
+    (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(other)
 }
 
 /// Pins this process to one CPU and returns it, for the fork server (and so every
