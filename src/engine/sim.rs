@@ -178,6 +178,9 @@ pub struct Program {
     pub sems: Vec<u32>,
     /// The kinds of mutexes 0, 1... (`ops::mutex::RECURSIVE`...; absent: default).
     pub mutex_kinds: Vec<u32>,
+    /// Main returns after its operations without joining the workers: its end waits
+    /// while another thread can run (`ops::enabled_threads`), as the runtime's does.
+    pub early_return: bool,
 }
 
 impl Program {
@@ -320,7 +323,7 @@ impl<'p> Sim<'p> {
                 return Step::Create(th.created + 1);
             }
             if th.pc >= self.prog.main.len() {
-                return if th.joined < n {
+                return if th.joined < n && !self.prog.early_return {
                     Step::Join(th.joined + 1)
                 } else {
                     Step::Exit
@@ -566,16 +569,14 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
     let mut cur = 0;
     loop {
         let live = sim.ready();
-        let enabled: ThreadSet = live
-            .iter()
-            .filter(|&t| ops::enabled(&sim, &sim.pending[t as usize]))
-            .collect();
+        let enabled = ops::enabled_threads(&sim, |_| true);
         let pending = |sim: &Sim| -> Vec<Pending> {
+            let enabled = ops::enabled_threads(sim, |_| true);
             sim.ready()
                 .iter()
                 .map(|t| Pending {
                     event: sim.pending[t as usize],
-                    enabled: ops::enabled(sim, &sim.pending[t as usize]),
+                    enabled: enabled.contains(t),
                 })
                 .collect()
         };

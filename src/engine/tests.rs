@@ -936,6 +936,18 @@ pub(super) mod random {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig { cases: 250, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xe0d_2026), ..ProptestConfig::default() })]
+
+        /// Main returns without joining: its end comes once no other thread can run.
+        #[test]
+        fn programs_whose_main_returns_early_agree_with_the_oracle(prog in program()) {
+            let prog = Program { early_return: true, ..prog };
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig { cases: 100, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xc0d_2026), ..ProptestConfig::default() })]
 
         #[test]
