@@ -938,6 +938,18 @@ pub(super) mod random {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 250, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xe0d_2026), ..ProptestConfig::default() })]
 
+        /// A step bound anywhere, also inside a wakeup-tree branch, is a cut: never a
+        /// replay that went elsewhere.
+        #[test]
+        fn any_step_bound_is_a_cut(
+            prog in prop_oneof![program(), await_program(), condition_program(), rwlock_program()],
+            bound in 1..24usize,
+        ) {
+            for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
+                sim::explore_within(&prog, alg, 2_000, bound);
+            }
+        }
+
         /// Main returns without joining: its end comes once no other thread can run.
         #[test]
         fn programs_whose_main_returns_early_agree_with_the_oracle(prog in program()) {
@@ -1023,4 +1035,48 @@ fn rwlock_holder_failing_trywrlock() {
         vars: 1,
         ..Default::default()
     });
+}
+
+/// A step bound can fall inside a wakeup-tree branch: the execution stops before the
+/// branch's last events, which is a cut like any (the exploration is incomplete), not
+/// a replay that went elsewhere.
+#[test]
+fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
+    let lastzero = {
+        let mut scan = Vec::new();
+        for i in (0..=3).rev() {
+            scan.push(Op::read(i, 0));
+            scan.push(Op::SkipIfEq {
+                reg: 0,
+                value: 0,
+                skip: 2 * i,
+            });
+        }
+        let mut workers = vec![scan];
+        workers.extend((1..=3).map(|j| vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]));
+        Program {
+            workers,
+            vars: 4,
+            ..Default::default()
+        }
+    };
+    let readers = Program {
+        workers: vec![
+            vec![Op::write(0, 1), Op::write(1, 1)],
+            vec![Op::read(0, 0), Op::read(1, 1)],
+            vec![Op::read(1, 0), Op::read(0, 1)],
+        ],
+        vars: 2,
+        ..Default::default()
+    };
+    for prog in [lastzero, readers] {
+        for bound in 1..30 {
+            for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
+                let got = sim::explore_within(&prog, alg, LIMIT, bound).unwrap();
+                if bound >= 29 {
+                    assert_eq!(got.stats.bounded, 0, "{alg:?}");
+                }
+            }
+        }
+    }
 }
