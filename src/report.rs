@@ -514,6 +514,50 @@ impl Namer<'_> {
     }
 
     /// ", held by Tn" when a thread holds mutex `m` at the end of `x`.
+    /// The cycle of waits that the blocked threads of a deadlock make, if they make one
+    /// through locks and joins: each wants a lock the next one holds (and since where),
+    /// or waits to join it. `None` when the waits end at a thread that waits for
+    /// something else (a condition, a semaphore...).
+    pub fn wait_cycle(&self, x: &Execution) -> Option<String> {
+        let t = |t: Tid| x.names().thread(t);
+        let blocked = |u: Tid| x.blocked.iter().find(|b| b.tid() == u);
+        // What each blocked thread waits for: the thread it waits on, and how.
+        let edge = |b: &Event| -> Option<(Tid, String)> {
+            match b.kind() {
+                Kind::Lock => holding(&x.events, b.addr).map(|(h, i)| {
+                    let locked = self.location(x.events[i].site);
+                    let since = if locked.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" since {locked}")
+                    };
+                    let what = self.object(b.addr, x);
+                    (h, format!("wants {what}, held by {}{since}", t(h)))
+                }),
+                Kind::Join => Some((b.aux, format!("waits to join {}", t(b.aux)))),
+                _ => None,
+            }
+        };
+        for start in &x.blocked {
+            let mut path: Vec<(Tid, Tid, String)> = Vec::new();
+            let mut cur = start.tid();
+            while let Some((next, how)) = blocked(cur).and_then(edge) {
+                path.push((cur, next, how));
+                if let Some(k) = path.iter().position(|p| p.0 == next) {
+                    let steps: Vec<String> = (path[k..].iter())
+                        .map(|(a, _, how)| format!("{} {how}", t(*a)))
+                        .collect();
+                    return Some(format!("{} -> back to {}", steps.join(" -> "), t(next)));
+                }
+                if path.len() > x.blocked.len() {
+                    break;
+                }
+                cur = next;
+            }
+        }
+        None
+    }
+
     fn held_by(&self, x: &Execution, m: u64) -> String {
         holder(&x.events, m)
             .map(|t| format!(", held by {}", x.names().thread(t)))
@@ -761,6 +805,12 @@ fn at(loc: &str) -> String {
 
 /// The thread holding a mutex at the end of a trace.
 fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
+    holding(events, mutex).map(|(t, _)| t)
+}
+
+/// The thread that holds `mutex` at the end of `events`, and the event by which it took
+/// it.
+fn holding(events: &[Event], mutex: u64) -> Option<(Tid, usize)> {
     let mut h = None;
     // A write over the lock word (a memset of the mutex) frees it, as in glibc.
     let overwrites = |e: &Event| {
@@ -769,9 +819,9 @@ fn holder(events: &[Event], mutex: u64) -> Option<Tid> {
                 .ranges()
                 .any(|r| r.mode.writes() && (r.lo..r.hi).contains(&mutex))
     };
-    for e in events {
+    for (i, e) in events.iter().enumerate() {
         if cdpor_sched::ops::acquires(e) == Some(mutex) {
-            h = Some(e.tid());
+            h = Some((e.tid(), i));
         } else if cdpor_sched::ops::releases(e) == Some(mutex)
             || (e.kind() == Kind::MutexInit && e.addr == mutex)
             || overwrites(e)
@@ -1219,6 +1269,9 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
             out += "\nBlocked threads:\n";
             for b in &f.execution.blocked {
                 out += &format!("  {}\n", namer.wait(b, &f.execution));
+            }
+            if let Some(cycle) = namer.wait_cycle(&f.execution) {
+                out += &format!("\nCycle: {cycle}\n");
             }
         }
         out += &format!(

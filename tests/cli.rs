@@ -338,3 +338,34 @@ fn a_cut_run_that_found_an_error_says_its_counts_are_partial() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_deadlock_report_shows_the_cycle_of_waits_and_where_each_lock_was_taken() {
+    let text = |out: &Output| {
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr)
+    };
+    let out = cdpor(&["run", "c-tests/checks/deadlock_ab.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains(
+            "Cycle: T1 wants b, held by T2 since c-tests/checks/deadlock_ab.c:31 \
+             -> T2 wants a, held by T1 since c-tests/checks/deadlock_ab.c:22 -> back to T1"
+        ),
+        "{}",
+        text(&out)
+    );
+    // A join is a wait for the joined thread.
+    let out = cdpor(&["run", "c-tests/checks/join_holding_lock.c"]);
+    assert!(
+        text(&out).contains(
+            "Cycle: T0 waits to join T1 -> T1 wants m, held by T0 since \
+             c-tests/checks/join_holding_lock.c:31 -> back to T0"
+        ),
+        "{}",
+        text(&out)
+    );
+    // A lost wake-up is no cycle: the waiter waits for a signal, not for a thread.
+    let out = cdpor(&["run", "c-tests/condvar/lost_wakeup.c"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out).contains("Cycle:"), "{}", text(&out));
+}
