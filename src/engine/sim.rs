@@ -38,6 +38,10 @@ fn cond_addr(c: usize) -> u64 {
     0xa000 + 64 * c as u64
 }
 
+fn barrier_addr(b: usize) -> u64 {
+    0xd000 + 64 * b as u64
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// `reg = bytes [off, off+len)` of variable `var` (little-endian).
@@ -123,6 +127,12 @@ pub enum Op {
     Broadcast {
         c: usize,
     },
+    /// `reg = pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD`: an arrival, then,
+    /// unless it ended the round, a pass once the round has ended.
+    Barrier {
+        b: usize,
+        reg: usize,
+    },
     /// `while ((reg = var) != value) {}`, as the runtime runs it: a read, and when the
     /// value is not there, a spin (`awaits`): the thread stops for good.
     AwaitEq {
@@ -178,6 +188,8 @@ pub struct Program {
     pub sems: Vec<u32>,
     /// The kinds of mutexes 0, 1... (`ops::mutex::RECURSIVE`...; absent: default).
     pub mutex_kinds: Vec<u32>,
+    /// How many threads barriers 0, 1... wait for.
+    pub barriers: Vec<u32>,
     /// Main returns after its operations without joining the workers: its end waits
     /// while another thread can run (`ops::enabled_threads`), as the runtime's does.
     pub early_return: bool,
@@ -232,8 +244,9 @@ struct Thread {
     status: Status,
     joined: usize,
     created: usize,
-    /// Between the two halves of a `Wait`.
+    /// Between the two halves of a `Wait`, or of a `Barrier` (whose round is `round`).
     waiting: bool,
+    round: u64,
     /// In an `AwaitEq` whose read missed (at step `spin_from`): its next event is the
     /// await.
     awaiting: bool,
@@ -411,6 +424,11 @@ impl<'p> Sim<'p> {
                         cond_addr(c),
                     )
                 },
+                Op::Barrier { b, .. } if self.threads[t as usize].waiting => Event {
+                    value: self.threads[t as usize].round,
+                    ..Event::on(t, Kind::BarrierPass, barrier_addr(b))
+                },
+                Op::Barrier { b, .. } => Event::on(t, Kind::BarrierWait, barrier_addr(b)),
                 Op::Signal { c } => Event::on(t, Kind::CondSignal, cond_addr(c)),
                 Op::Broadcast { c } => Event::on(t, Kind::CondBroadcast, cond_addr(c)),
                 Op::AwaitEq { var, .. } if self.threads[t as usize].awaiting => {
@@ -521,6 +539,17 @@ impl<'p> Sim<'p> {
                         return ev;
                     }
                     Op::Wait { .. } => self.threads[ti].waiting = false,
+                    Op::Barrier { reg, .. } if !self.threads[ti].waiting => {
+                        self.threads[ti].regs[reg] = i64::from(!ev.failed());
+                        if ev.failed() {
+                            // Not the last: stay at this operation, now waiting to pass.
+                            self.threads[ti].waiting = true;
+                            self.threads[ti].round = ev.value;
+                            self.settle(t);
+                            return ev;
+                        }
+                    }
+                    Op::Barrier { .. } => self.threads[ti].waiting = false,
                     Op::Assert { .. } | Op::Crash => return ev,
                     _ => {}
                 }
@@ -546,6 +575,10 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 (prog.mutex_kinds.iter().enumerate())
                     .map(|(m, &k)| (mutex_addr(m) + ops::mutex::KIND_OFFSET, k)),
             )
+            .chain(
+                // The word of a barrier's count of threads to wait for (`ops::barrier`).
+                (prog.barriers.iter().enumerate()).map(|(b, &n)| (barrier_addr(b) + 4, n)),
+            )
             .collect(),
         thread_words: HashMap::new(),
         threads: (0..n)
@@ -556,6 +589,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 joined: 0,
                 created: 0,
                 waiting: false,
+                round: 0,
                 awaiting: false,
                 spin_from: 0,
             })

@@ -6,6 +6,8 @@
 
 use super::sim::{self, Op, Program};
 use super::Algorithm;
+use std::collections::BTreeSet;
+
 use cdpor_sched::{ops, Tid};
 
 const LIMIT: u64 = 100_000;
@@ -417,7 +419,7 @@ fn two_waiters(broadcast: bool) -> Program {
 }
 
 /// The threads left blocked in each deadlock that `none` reaches.
-fn deadlocked(prog: &Program) -> std::collections::BTreeSet<Vec<Tid>> {
+fn deadlocked(prog: &Program) -> BTreeSet<Vec<Tid>> {
     let oracle = sim::explore(prog, Algorithm::None, LIMIT).unwrap();
     oracle
         .outcomes
@@ -935,6 +937,50 @@ pub(super) mod random {
         }
     }
 
+    /// Workers that meet at a barrier (that waits for all of them or fewer, so that some
+    /// may wait for good), with accesses before and after, and one that acts on being
+    /// the serial thread.
+    pub(in crate::engine) fn barrier_program() -> impl Strategy<Value = Program> {
+        let access = prop_oneof![
+            (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
+            (0..2usize).prop_map(|v| vec![Op::read(v, 0)]),
+            Just(vec![]),
+        ];
+        let serial = prop_oneof![
+            Just(vec![]),
+            (0..2usize).prop_map(|v| vec![
+                Op::SkipIfEq {
+                    reg: 2,
+                    value: 0,
+                    skip: 1
+                },
+                Op::write(v, 3)
+            ]),
+        ];
+        let worker = (access.clone(), access, serial).prop_map(|(before, after, serial)| {
+            [before, vec![Op::Barrier { b: 0, reg: 2 }], serial, after].concat()
+        });
+        prop::collection::vec(worker, 2..4).prop_flat_map(|workers| {
+            let n = workers.len() as u32;
+            (Just(workers), 1..=n).prop_map(|(workers, count)| Program {
+                workers,
+                vars: 2,
+                barriers: vec![count],
+                ..Default::default()
+            })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xba7_2026), ..ProptestConfig::default() })]
+
+        #[test]
+        fn barrier_programs_agree_with_the_oracle(prog in barrier_program()) {
+            prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
+            check(&prog);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 250, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xe0d_2026), ..ProptestConfig::default() })]
 
@@ -1079,4 +1125,75 @@ fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
             }
         }
     }
+}
+
+/// N threads meet at a barrier; each thread is the serial one in some execution (a
+/// worker writes its number when it is). Arrivals race with each other (each reads and
+/// writes the count): N! executions.
+#[test]
+fn every_thread_at_a_barrier_is_the_serial_one_in_some_execution() {
+    for n in 2..=4usize {
+        let workers = (0..n)
+            .map(|k| {
+                vec![
+                    Op::Barrier { b: 0, reg: 0 },
+                    Op::SkipIfEq {
+                        reg: 0,
+                        value: 0,
+                        skip: 1,
+                    },
+                    Op::write(0, k as i64 + 1),
+                ]
+            })
+            .collect();
+        let prog = Program {
+            workers,
+            vars: 1,
+            barriers: vec![n as u32],
+            ..Default::default()
+        };
+        let counts = if n <= 3 {
+            check(&prog)
+        } else {
+            check_large(&prog)
+        };
+        assert_eq!(
+            counts.optimal,
+            (1..=n as u64).product::<u64>(),
+            "{n} threads"
+        );
+        let got = sim::explore(&prog, Algorithm::Optimal, LIMIT).unwrap();
+        let serial: BTreeSet<i64> = (got.outcomes.iter())
+            .filter_map(|o| match o {
+                sim::Outcome::Exit { memory, .. } => Some(memory[0]),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(serial, (1..=n as i64).collect(), "{n} threads");
+    }
+}
+
+/// Three threads at a barrier that waits for two: which two make up the round, and
+/// which one is left waiting for good, depends on the order of the arrivals.
+#[test]
+fn a_barrier_with_more_threads_than_it_waits_for_makes_up_its_rounds_every_way() {
+    let workers = (0..3)
+        .map(|k| vec![Op::Barrier { b: 0, reg: 0 }, Op::write(k, 1)])
+        .collect();
+    let prog = Program {
+        workers,
+        vars: 3,
+        barriers: vec![2],
+        ..Default::default()
+    };
+    check(&prog);
+    let got = sim::explore(&prog, Algorithm::Optimal, LIMIT).unwrap();
+    let stuck: BTreeSet<Vec<Tid>> = (got.outcomes.iter())
+        .filter_map(|o| match o {
+            sim::Outcome::Deadlock { blocked } => Some(blocked.clone()),
+            _ => None,
+        })
+        .collect();
+    // Main waits to join the one left behind: each of the three in turn.
+    assert_eq!(stuck.len(), 3, "{stuck:?}");
 }
