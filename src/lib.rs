@@ -12,5 +12,6 @@ pub mod interrupt;
 pub mod program;
 pub mod report;
 pub mod schedule;
+pub mod style;
 pub mod symbols;
 pub mod syscall;

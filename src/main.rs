@@ -3,19 +3,20 @@ use std::path::PathBuf;
 
 // What cdpor prints goes to whoever reads it; a reader that went away (`cdpor ... | head`)
 // is no reason to fail: write errors are ignored.
+// Through `anstream`: the report's colours reach a terminal only (not with `NO_COLOR`).
 macro_rules! say_out {
     ($($arg:tt)*) => {{
-        let _ = write!(std::io::stdout(), $($arg)*);
+        let _ = write!(anstream::stdout(), $($arg)*);
     }};
 }
 macro_rules! say_err {
     ($($arg:tt)*) => {{
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = writeln!(anstream::stderr(), $($arg)*);
     }};
 }
 macro_rules! say_err_raw {
     ($($arg:tt)*) => {{
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let _ = write!(anstream::stderr(), $($arg)*);
     }};
 }
 use std::process::ExitCode;

@@ -1,6 +1,7 @@
 //! What the user sees: the failing interleaving one event per line, deadlock waits, the
 //! JSON object of DESIGN §4, and the exit status.
 
+use crate::style::{paint, ERROR, LOCATION, SAFE, THREAD};
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
 use cdpor_sched::shm::{Fallback, MemError, MemFault, Replaced};
@@ -868,13 +869,13 @@ pub fn interleaving(namer: &Namer, f: &Found) -> String {
     );
     for r in &rows {
         out += &format!(
-            "  {:>5}  {:<6}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  {}\n",
+            "  {:>5}  {}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  {}\n",
             r.step,
-            r.thread,
+            paint(THREAD, &format!("{:<6}", r.thread)),
             r.op,
             r.object,
             r.value.as_deref().unwrap_or(""),
-            r.location
+            paint(LOCATION, &r.location)
         );
     }
     out
@@ -1260,7 +1261,8 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         plural(s.executions(), "execution"),
     );
     if let Some(f) = s.errors.first() {
-        out += &format!("cdpor: {} error: {}\n", f.kind.name(), namer.message(f));
+        let headline = format!("cdpor: {} error:", f.kind.name());
+        out += &format!("{} {}\n", paint(ERROR, &headline), namer.message(f));
         let by = if f.probe { "probe" } else { "execution" };
         out += &format!("  found in {by} {} of this run; {counts}\n\n", f.index);
         out += &format!("Interleaving ({} events):\n", f.execution.events.len());
@@ -1297,13 +1299,14 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         if let Some(c) = cut_text(namer, s) {
             out += &format!("exploration incomplete: {c}\n");
         }
-        out += &format!("\nverdict: {verdict}\n");
+        out += &format!("\n{}\n", paint(ERROR, &format!("verdict: {verdict}")));
     } else {
         out += &format!("cdpor: no errors found in {counts}\n");
         if let Some(c) = cut_text(namer, s) {
             out += &format!("exploration incomplete: {c}\n");
         }
-        out += &format!("verdict: {verdict}\n");
+        let style = if verdict == "safe" { SAFE } else { ERROR };
+        out += &format!("{}\n", paint(style, &format!("verdict: {verdict}")));
     }
     out
 }

@@ -369,3 +369,26 @@ fn a_deadlock_report_shows_the_cycle_of_waits_and_where_each_lock_was_taken() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out).contains("Cycle:"), "{}", text(&out));
 }
+
+#[test]
+fn colours_reach_a_terminal_only() {
+    let plain = cdpor(&["run", "c-tests/basic/lost_update.c"]);
+    let text = String::from_utf8_lossy(&plain.stdout).to_string();
+    assert!(
+        text.contains("verdict: error") && !text.contains('\x1b'),
+        "{text}"
+    );
+    // As on a terminal (`CLICOLOR_FORCE`): the error and the verdict in red.
+    let forced = Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "c-tests/basic/lost_update.c"])
+        .env("CLICOLOR_FORCE", "1")
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("cdpor runs");
+    let text = String::from_utf8_lossy(&forced.stdout);
+    assert!(
+        text.contains("\x1b[1m\x1b[31mverdict: error\x1b[0m"),
+        "{text:?}"
+    );
+}
