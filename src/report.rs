@@ -559,6 +559,20 @@ impl Namer<'_> {
         None
     }
 
+    /// The threads of an execution with the function each started in (`T0 main, T1
+    /// worker, T2 worker`), when the program's symbols name them.
+    pub fn thread_legend(&self, x: &Execution) -> Option<String> {
+        let names = x.names();
+        let started: Vec<String> = (x.events.iter().enumerate())
+            .filter(|(_, e)| e.kind() == Kind::Create && e.arg != 0)
+            .filter_map(|(i, e)| {
+                let f = self.symbols.function_at(e.arg)?;
+                Some(format!("{} {f}", names.thread_at(e.aux, i + 1)))
+            })
+            .collect();
+        (!started.is_empty()).then(|| format!("T0 main, {}", started.join(", ")))
+    }
+
     fn held_by(&self, x: &Execution, m: u64) -> String {
         holder(&x.events, m)
             .map(|t| format!(", held by {}", x.names().thread(t)))
@@ -1265,6 +1279,9 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
         out += &format!("{} {}\n", paint(ERROR, &headline), namer.message(f));
         let by = if f.probe { "probe" } else { "execution" };
         out += &format!("  found in {by} {} of this run; {counts}\n\n", f.index);
+        if let Some(threads) = namer.thread_legend(&f.execution) {
+            out += &format!("Threads: {threads}\n");
+        }
         out += &format!("Interleaving ({} events):\n", f.execution.events.len());
         out += &interleaving(namer, f);
         if matches!(f.kind, ErrorKind::Deadlock | ErrorKind::Livelock) {

@@ -354,6 +354,13 @@ fn a_deadlock_report_shows_the_cycle_of_waits_and_where_each_lock_was_taken() {
         "{}",
         text(&out)
     );
+    // Threads are named by the function they started in.
+    let out = cdpor(&["run", "c-tests/checks/deadlock_cycle3.c"]);
+    assert!(
+        text(&out).contains("Threads: T0 main, T1 philosopher, T2 philosopher, T3 philosopher"),
+        "{}",
+        text(&out)
+    );
     // A join is a wait for the joined thread.
     let out = cdpor(&["run", "c-tests/checks/join_holding_lock.c"]);
     assert!(

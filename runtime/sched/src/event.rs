@@ -357,7 +357,8 @@ pub const OUTCOME_FLAGS: u8 = FLAG_FAILED | FLAG_VALUE | FLAG_SILENT;
 pub struct Event {
     /// The object operated on: the first memory range, or the mutex, condition...
     pub addr: u64,
-    /// A second object: the source of a copy, the mutex of a condition wait.
+    /// A second object: the source of a copy, the mutex of a condition wait, the start
+    /// routine of a `Create`.
     pub arg: u64,
     /// Value read or written, exit code, signal number...
     pub value: u64,

@@ -194,6 +194,8 @@ pub extern "C" fn cdpor_create(start: Option<StartRoutine>, arg: *mut c_void, si
     e.submit(Event {
         site,
         aux: u32::MAX,
+        // The start routine, by which reports name the thread.
+        arg: start.map_or(0, |f| f as usize as u64),
         ..Event::new(0, Kind::Create)
     });
     let e = ex();
