@@ -11,6 +11,7 @@ pub mod instrument;
 pub mod interrupt;
 pub mod program;
 pub mod report;
+pub mod sarif;
 pub mod schedule;
 pub mod style;
 pub mod symbols;

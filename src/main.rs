@@ -182,6 +182,9 @@ struct RunArgs {
     /// Write the result as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE|-")]
     json: Option<String>,
+    /// Write the errors as SARIF 2.1.0 to FILE (for code scanning and editors).
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<String>,
     /// Keep exploring after an error, and count failing executions.
     #[arg(long, conflicts_with = "stop_on_first_error")]
     keep_going: bool,
@@ -493,6 +496,11 @@ fn run(args: RunArgs) -> ExitCode {
             v["svcomp"] = report::svcomp_verdict(&summary).into();
         }
         if let Err(m) = write_json(dest, &v) {
+            return fail(m);
+        }
+    }
+    if let Some(dest) = args.sarif.as_deref() {
+        if let Err(m) = write_json(dest, &cdpor::sarif::log(&namer, &summary)) {
             return fail(m);
         }
     }

@@ -399,3 +399,61 @@ fn colours_reach_a_terminal_only() {
         "{text:?}"
     );
 }
+
+/// `--sarif` writes a log that the SARIF 2.1.0 schema (OASIS, `tests/data`, as published
+/// in the sarif-spec repository) accepts: each distinct error a result at its location,
+/// with the interleaving as thread flows.
+#[test]
+fn sarif_output_validates_against_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    // It refuses what is not SARIF 2.1.0.
+    let wrong = serde_json::json!({ "version": "2.1.0", "runs": [{ "results": [] }] });
+    assert!(!validator.is_valid(&wrong), "a run needs its tool");
+    for (program, kinds) in [
+        ("c-tests/checks/deadlock_ab.c", vec!["deadlock"]),
+        ("c-tests/basic/lost_update.c", vec!["assertion"]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("out.sarif");
+        let out = cdpor(&[
+            "run",
+            program,
+            "--keep-going",
+            "--sarif",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(1));
+        let log: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&log).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{program}: {errors:?}");
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        let got: Vec<&str> = results
+            .iter()
+            .map(|r| r["ruleId"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, kinds, "{program}");
+        let flows = results[0]["codeFlows"][0]["threadFlows"]
+            .as_array()
+            .unwrap();
+        assert!(flows.len() >= 2, "{program}: one thread flow per thread");
+        let uri = &results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        assert_eq!(uri, program);
+    }
+    // A safe run is a log without results.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.sarif");
+    let out = cdpor(&[
+        "run",
+        "c-tests/checks/trylock_failed_commute.c",
+        "--sarif",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(validator.is_valid(&log));
+    assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
+}
