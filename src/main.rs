@@ -182,6 +182,11 @@ struct RunArgs {
     /// Write the result as JSON to FILE, or to standard output with `-`.
     #[arg(long, value_name = "FILE|-")]
     json: Option<String>,
+    /// Show every step of a failing interleaving (by default, a long one shows each
+    /// thread's last steps, the steps in conflict with them and the error's, and folds
+    /// the others).
+    #[arg(long)]
+    full_trace: bool,
     /// Write the errors as SARIF 2.1.0 to FILE (for code scanning and editors).
     #[arg(long, value_name = "FILE")]
     sarif: Option<String>,
@@ -505,7 +510,10 @@ fn run(args: RunArgs) -> ExitCode {
         }
     }
     if !quiet {
-        say_out!("{}", report::human(&namer, &summary, algorithm.name()));
+        say_out!(
+            "{}",
+            report::human(&namer, &summary, algorithm.name(), args.full_trace)
+        );
         if args.build.svcomp {
             say_out!("SV-COMP verdict: {}\n", report::svcomp_verdict(&summary));
         }
@@ -597,7 +605,7 @@ fn replay(args: ReplayArgs) -> ExitCode {
                 "\nReplayed interleaving ({} events):",
                 shown.execution.events.len()
             );
-            say_err_raw!("{}", report::interleaving(&namer, &shown));
+            say_err_raw!("{}", report::interleaving(&namer, &shown, true));
             match found {
                 Some(f) => {
                     say_err!("cdpor: {} error: {}", f.kind.name(), namer.message(&f));

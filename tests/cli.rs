@@ -457,3 +457,27 @@ fn sarif_output_validates_against_the_schema() {
     assert!(validator.is_valid(&log));
     assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
 }
+
+/// A long interleaving shows what matters and folds the rest; `--full-trace` shows all.
+#[test]
+fn long_interleavings_are_folded_unless_full_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <assert.h>\nint x, z[64];\n\
+         void *worker(void *a) { for (int i = 0; i < 60; i++) z[i] = i; x = x + 1; return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, worker, 0);\n\
+         x = x + 1; pthread_join(t, 0); assert(x == 2); return 0; }\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let out = cdpor(&["run", path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("steps of T1 in worker() …"), "{text}");
+    let out = cdpor(&["run", path, "--full-trace"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains('…'), "{text}");
+    let rows = text.lines().filter(|l| l.contains("long.c:4")).count();
+    assert!(rows >= 30, "{text}");
+}

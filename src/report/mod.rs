@@ -1,6 +1,8 @@
 //! What the user sees: the failing interleaving one event per line, deadlock waits, the
 //! JSON object of DESIGN §4, and the exit status.
 
+mod fold;
+
 use crate::style::{paint, ERROR, LOCATION, SAFE, THREAD};
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
@@ -559,6 +561,37 @@ impl Namer<'_> {
         None
     }
 
+    /// The line that stands for the folded steps `hidden` (none: no line): how many,
+    /// of which threads, and in which function when they all ran in one.
+    fn folded(&self, hidden: &[usize], events: &[Event], rows: &[Row]) -> String {
+        let Some(&first) = hidden.first() else {
+            return String::new();
+        };
+        let mut threads: Vec<&str> = hidden.iter().map(|&i| rows[i].thread.as_str()).collect();
+        threads.dedup();
+        threads.sort_unstable();
+        threads.dedup();
+        let function = |i: usize| self.site(events[i].site).map(|s| s.function.as_str());
+        let within = match function(first) {
+            Some(f) if !f.is_empty() && hidden.iter().all(|&i| function(i) == Some(f)) => {
+                let f = if f == crate::instrument::USER_MAIN {
+                    "main"
+                } else {
+                    f
+                };
+                format!(" in {f}()")
+            }
+            _ => String::new(),
+        };
+        let steps = if hidden.len() == 1 { "step" } else { "steps" };
+        format!(
+            "  {:>5}  … {} {steps} of {}{within} …\n",
+            "",
+            hidden.len(),
+            threads.join(", ")
+        )
+    }
+
     /// The threads of an execution with the function each started in (`T0 main, T1
     /// worker, T2 worker`), when the program's symbols name them.
     pub fn thread_legend(&self, x: &Execution) -> Option<String> {
@@ -861,9 +894,16 @@ fn show_value(v: u64, len: u32) -> String {
     }
 }
 
-/// The failing interleaving as a table.
-pub fn interleaving(namer: &Namer, f: &Found) -> String {
+/// The failing interleaving as a table: every step (`full`), or the steps that matter,
+/// with runs of the others folded (`fold`).
+pub fn interleaving(namer: &Namer, f: &Found, full: bool) -> String {
     let rows = namer.rows(f);
+    let events = &f.execution.events;
+    let shown = if full {
+        vec![true; rows.len()]
+    } else {
+        fold::shown(events)
+    };
     let w_op = rows.iter().map(|r| r.op.len()).max().unwrap_or(0).max(9);
     let w_obj = rows
         .iter()
@@ -881,7 +921,14 @@ pub fn interleaving(namer: &Namer, f: &Found) -> String {
         "  {:>5}  {:<6}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  location\n",
         "step", "thread", "operation", "object", "value"
     );
-    for r in &rows {
+    let mut hidden: Vec<usize> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        if !shown.get(i).copied().unwrap_or(true) {
+            hidden.push(i);
+            continue;
+        }
+        out += &namer.folded(&hidden, events, &rows);
+        hidden.clear();
         out += &format!(
             "  {:>5}  {}  {:<w_op$}  {:<w_obj$}  {:<w_val$}  {}\n",
             r.step,
@@ -892,6 +939,7 @@ pub fn interleaving(namer: &Namer, f: &Found) -> String {
             paint(LOCATION, &r.location)
         );
     }
+    out += &namer.folded(&hidden, events, &rows);
     out
 }
 
@@ -1244,7 +1292,8 @@ pub fn fallback_text(f: &FellBack) -> String {
 }
 
 /// The human report of a finished exploration.
-pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
+/// `full_trace`: every step of the interleaving, not only those that matter (`fold`).
+pub fn human(namer: &Namer, s: &Summary, algorithm: &str, full_trace: bool) -> String {
     let mut out = String::new();
     let (verdict, _) = verdict(s);
     let time = format!("{:.2} s", s.elapsed.as_secs_f64());
@@ -1283,7 +1332,7 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str) -> String {
             out += &format!("Threads: {threads}\n");
         }
         out += &format!("Interleaving ({} events):\n", f.execution.events.len());
-        out += &interleaving(namer, f);
+        out += &interleaving(namer, f, full_trace);
         if matches!(f.kind, ErrorKind::Deadlock | ErrorKind::Livelock) {
             out += "\nBlocked threads:\n";
             for b in &f.execution.blocked {
