@@ -371,10 +371,19 @@ fn a_deadlock_report_shows_the_cycle_of_waits_and_where_each_lock_was_taken() {
         "{}",
         text(&out)
     );
-    // A lost wake-up is no cycle: the waiter waits for a signal, not for a thread.
+    // A lost wake-up is no cycle: the waiter waits for a signal, not for a thread. The
+    // signal that went nowhere is shown.
     let out = cdpor(&["run", "c-tests/condvar/lost_wakeup.c"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(!text(&out).contains("Cycle:"), "{}", text(&out));
+    assert!(
+        text(&out).contains(
+            "Lost wake-up: T2 signalled c at c-tests/condvar/lost_wakeup.c:38 (step 8) \
+             before T1 waited on it (step 10): the signal woke no thread."
+        ),
+        "{}",
+        text(&out)
+    );
 }
 
 #[test]

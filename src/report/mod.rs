@@ -592,6 +592,39 @@ impl Namer<'_> {
         )
     }
 
+    /// The signals that went nowhere, for the blocked threads that wait on a condition:
+    /// each signal or broadcast of that condition that found no waiter before the thread
+    /// waited (a lost wake-up).
+    pub fn lost_wakeups(&self, x: &Execution) -> Vec<String> {
+        let t = |t: Tid| x.names().thread(t);
+        let mut out = Vec::new();
+        for b in &x.blocked {
+            if !matches!(b.kind(), Kind::CondWait | Kind::CondWake) {
+                continue;
+            }
+            let Some(waited) = (x.events.iter()).rposition(|e| {
+                e.kind() == Kind::CondWait && e.tid() == b.tid() && e.addr == b.addr
+            }) else {
+                continue;
+            };
+            for (i, s) in x.events[..waited].iter().enumerate() {
+                let signal = matches!(s.kind(), Kind::CondSignal | Kind::CondBroadcast);
+                if signal && s.addr == b.addr && s.failed() {
+                    out.push(format!(
+                        "{} signalled {}{} (step {}) before {} waited on it (step {}): the signal woke no thread",
+                        t(s.tid()),
+                        self.object(b.addr, x),
+                        at(&self.location(s.site)),
+                        i + 1,
+                        t(b.tid()),
+                        waited + 1
+                    ));
+                }
+            }
+        }
+        out
+    }
+
     /// The threads of an execution with the function each started in (`T0 main, T1
     /// worker, T2 worker`), when the program's symbols name them.
     pub fn thread_legend(&self, x: &Execution) -> Option<String> {
@@ -1340,6 +1373,9 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str, full_trace: bool) -> S
             }
             if let Some(cycle) = namer.wait_cycle(&f.execution) {
                 out += &format!("\nCycle: {cycle}\n");
+            }
+            for lost in namer.lost_wakeups(&f.execution) {
+                out += &format!("\nLost wake-up: {lost}.\n");
             }
         }
         out += &format!(
