@@ -96,14 +96,14 @@ impl Symbols {
         })
     }
 
-    /// A readable name for memory at `addr`; `local` names the variable when the access
-    /// goes to a local of the accessing function.
+    /// A readable name for memory at `addr`; `local` names the variable, and the function
+    /// it is a local of, when the access goes to a local of the accessing function.
     pub fn name(
         &self,
         addr: u64,
         allocs: &[Alloc],
         sites: &[Site],
-        local: Option<&str>,
+        local: Option<(&str, &str)>,
         names: &Names,
     ) -> String {
         if let Some(s) = Self::find(&self.data, addr) {
@@ -151,7 +151,8 @@ impl Symbols {
         if let Some((t, _)) = layout::stack_owner(addr) {
             let owner = names.thread(t);
             return match local {
-                Some(v) => format!("{v} ({owner}'s stack)"),
+                Some((v, f)) if !f.is_empty() => format!("{v} ({owner}, {f}())"),
+                Some((v, _)) => format!("{v} ({owner}'s stack)"),
                 None => format!("{owner}'s stack@{addr:#x}"),
             };
         }

@@ -57,7 +57,8 @@ impl Namer<'_> {
 
     /// The memory an event accesses: as `object`, with the site's variable for locals.
     fn accessed(&self, e: &Event, x: &Execution) -> String {
-        let local = self.site(e.site).and_then(|s| s.variable.as_deref());
+        let local = (self.site(e.site))
+            .and_then(|s| Some((s.variable.as_deref()?, user_function(&s.function))));
         self.symbols
             .name(e.addr, &x.allocs, self.sites, local, x.names())
     }
@@ -93,7 +94,9 @@ impl Namer<'_> {
             Kind::Copy => (
                 format!("memcpy {}B", e.len),
                 format!("{} <- {}", here(), {
-                    let local = self.site(e.site).and_then(|s| s.src_variable.as_deref());
+                    let local = (self.site(e.site)).and_then(|s| {
+                        Some((s.src_variable.as_deref()?, user_function(&s.function)))
+                    });
                     self.symbols
                         .name(e.arg, &x.allocs, self.sites, local, x.names())
                 }),
@@ -574,12 +577,7 @@ impl Namer<'_> {
         let function = |i: usize| self.site(events[i].site).map(|s| s.function.as_str());
         let within = match function(first) {
             Some(f) if !f.is_empty() && hidden.iter().all(|&i| function(i) == Some(f)) => {
-                let f = if f == crate::instrument::USER_MAIN {
-                    "main"
-                } else {
-                    f
-                };
-                format!(" in {f}()")
+                format!(" in {}()", user_function(f))
             }
             _ => String::new(),
         };
@@ -1437,5 +1435,14 @@ fn plural(n: u64, word: &str) -> String {
         format!("1 {word}")
     } else {
         format!("{n} {word}s")
+    }
+}
+
+/// A function as the program names it (its `main`, which cdpor renames).
+fn user_function(f: &str) -> &str {
+    if f == crate::instrument::USER_MAIN {
+        "main"
+    } else {
+        f
     }
 }
