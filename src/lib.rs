@@ -16,3 +16,4 @@ pub mod schedule;
 pub mod style;
 pub mod symbols;
 pub mod syscall;
+pub mod types;

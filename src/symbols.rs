@@ -25,6 +25,9 @@ pub struct Symbols {
     constants: Vec<(u64, u64)>,
     /// Element size of the globals that are arrays, so that `a+8` reads `a[2]`.
     arrays: HashMap<String, u64>,
+    /// The types of globals, by address, from the debug information: `jobs+28` reads
+    /// `jobs[2].state`.
+    types: HashMap<u64, crate::types::Type>,
     /// Source lines of code addresses (from the program's DWARF).
     lines: Option<addr2line::Loader>,
     tls: Vec<TlsVar>,
@@ -35,8 +38,10 @@ impl Symbols {
         let mut data = Vec::new();
         let mut code = Vec::new();
         let mut constants = Vec::new();
+        let mut types = HashMap::new();
         if let Ok(bytes) = std::fs::read(binary) {
             if let Ok(elf) = goblin::elf::Elf::parse(&bytes) {
+                types = crate::types::globals(&elf, &bytes);
                 for sh in &elf.section_headers {
                     let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("");
                     if name.starts_with(".rodata") {
@@ -71,6 +76,7 @@ impl Symbols {
             code,
             constants,
             arrays,
+            types,
             lines,
             tls,
         }
@@ -108,6 +114,9 @@ impl Symbols {
     ) -> String {
         if let Some(s) = Self::find(&self.data, addr) {
             let off = addr - s.addr;
+            if let Some(t) = self.types.get(&s.addr) {
+                return format!("{}{}", s.name, t.path(off));
+            }
             return match self.arrays.get(&s.name) {
                 Some(&elem) if elem > 0 => {
                     offset(&format!("{}[{}]", s.name, off / elem), off % elem)

@@ -490,3 +490,26 @@ fn long_interleavings_are_folded_unless_full_trace() {
     let rows = text.lines().filter(|l| l.contains("long.c:4")).count();
     assert!(rows >= 30, "{text}");
 }
+
+/// Globals are named as the source names their parts: fields, elements, nested.
+#[test]
+fn reports_name_struct_fields_and_array_elements() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fields.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\n#include <assert.h>\n\
+         struct job { int id; int state; char name[6]; };\nstruct job jobs[4];\n\
+         struct { int a; struct { short b; short c[3]; } in; } nested;\nint plain[3][2];\n\
+         void *w(void *a) { jobs[2].state = 1; nested.in.c[1] = 2; plain[1][1] = 3; return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0);\n\
+         int s = jobs[2].state + nested.in.c[1] + plain[1][1];\n\
+         pthread_join(t, 0); assert(s == 0); return 0; }\n",
+    )
+    .unwrap();
+    let out = cdpor(&["run", file.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in ["jobs[2].state", "nested.in.c[1]", "plain[1][1]"] {
+        assert!(text.contains(name), "{name}: {text}");
+    }
+}
