@@ -369,7 +369,7 @@ fn linker_diagnostics(stderr: &str, object: &Path) -> String {
 /// ```text
 /// ld.lld: error: undefined symbol: frobnicate
 /// >>> referenced by prog.c:15 (/home/me/prog.c:15)
-/// >>>               /tmp/cdpor-XXXX/prog.o:(worker)
+/// >>>               /tmp/cdpor-k3J9aQ/prog.o:(worker)
 /// ```
 fn lld_diagnostics(stderr: &str, object: &Path) -> String {
     let object = format!("{}:", object.display());
