@@ -721,49 +721,52 @@ fn run_probes(
     Ok(runs)
 }
 
-/// Where the worker runs. With a CPU to spare, on its own, cdpor and the worker each
-/// spinning while the other works: a hand-off then costs no system call. Else on
-/// cdpor's CPU: the two take turns, never run at once, and a wakeup on the same CPU
-/// costs far less than one that crosses CPUs.
+/// Where the worker runs. With a CPU to spare, on its own, and cdpor pinned to the one
+/// it runs on, each spinning while the other works: a hand-off then costs no system
+/// call (left to the kernel, both could share a CPU, where spinning only delays the side
+/// waited for). Else on cdpor's CPU: the two take turns, never run at once, and a
+/// wakeup on the same CPU costs far less than one that crosses CPUs.
 fn placement() -> Placement {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cpus >= 2 {
-        return apart().map_or(Placement::Spinning, Placement::Apart);
+    let Some(cpus) = allowed_cpus() else {
+        return Placement::Sleeping;
+    };
+    // The CPUs it may use (a container's quota can be less than its CPUs).
+    let parallel = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus.len() >= 2 && parallel >= 2 {
+        let here = usize::try_from(unsafe { libc::sched_getcpu() }).ok();
+        let other = here.and_then(|h| cpus.iter().copied().find(|&c| c != h));
+        return match (here, other) {
+            (Some(h), Some(o)) if pin_to(h) => Placement::Apart(o),
+            _ => Placement::Spinning,
+        };
     }
-    pick_cpu().map_or(Placement::Sleeping, Placement::Pinned)
+    let cpu = cpus[0];
+    if pin_to(cpu) {
+        Placement::Pinned(cpu)
+    } else {
+        Placement::Sleeping
+    }
 }
 
-/// Pins this thread to the CPU it runs on and returns another allowed one for the
-/// worker, so that neither side's spinning takes the other's CPU.
-fn apart() -> Option<usize> {
+/// The CPUs this thread may run on (at least one).
+fn allowed_cpus() -> Option<Vec<usize>> {
     let size = std::mem::size_of::<libc::cpu_set_t>();
     let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
         return None;
     }
-    let here = usize::try_from(unsafe { libc::sched_getcpu() }).ok()?;
-    let allowed = |c: usize| unsafe { libc::CPU_ISSET(c, &set) };
-    let n = libc::CPU_SETSIZE as usize;
-    let other = (1..n).map(|k| (here + k) % n).find(|&c| allowed(c))?;
-    let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    unsafe { libc::CPU_SET(here, &mut one) };
-    (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(other)
+    let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+        .collect();
+    (!cpus.is_empty()).then_some(cpus)
 }
 
-/// Pins this process to one CPU and returns it, for the fork server (and so every
-/// execution) to share.
-fn pick_cpu() -> Option<usize> {
+/// Pins this thread (and so the fork server it starts, and every execution) to `cpu`.
+fn pin_to(cpu: usize) -> bool {
     let size = std::mem::size_of::<libc::cpu_set_t>();
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
-        return None;
-    }
-    let cpu = (0..libc::CPU_SETSIZE as usize)
-        .rev()
-        .find(|&c| unsafe { libc::CPU_ISSET(c, &set) })?;
     let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     unsafe { libc::CPU_SET(cpu, &mut one) };
-    (unsafe { libc::sched_setaffinity(0, size, &one) } == 0).then_some(cpu)
+    unsafe { libc::sched_setaffinity(0, size, &one) == 0 }
 }
 
 /// Runs exactly one schedule with the program's output shown (`cdpor replay`).
