@@ -160,30 +160,34 @@ fn lock_protected_increments_have_n_factorial_traces() {
     }
 }
 
+/// Thread 0 scans a[n..0] for the last zero; thread j sets a[j] = a[j-1] + 1.
+fn lastzero(n: usize) -> Program {
+    let mut scan = Vec::new();
+    for i in (0..=n).rev() {
+        scan.push(Op::read(i, 0));
+        // Stop at the first zero found: skip the remaining reads.
+        scan.push(Op::SkipIfEq {
+            reg: 0,
+            value: 0,
+            skip: 2 * i,
+        });
+    }
+    let mut workers = vec![scan];
+    for j in 1..=n {
+        workers.push(vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]);
+    }
+    Program {
+        main: vec![],
+        workers,
+        vars: n + 1,
+        ..Default::default()
+    }
+}
+
 #[test]
 fn lastzero_matches_published_counts() {
-    // Thread 0 scans a[N..0] for the last zero; thread j sets a[j] = a[j-1] + 1.
     for (n, expect) in [(1, 2), (2, 5), (3, 12), (4, 28)] {
-        let mut scan = Vec::new();
-        for i in (0..=n).rev() {
-            scan.push(Op::read(i, 0));
-            // Stop at the first zero found: skip the remaining reads.
-            scan.push(Op::SkipIfEq {
-                reg: 0,
-                value: 0,
-                skip: 2 * i,
-            });
-        }
-        let mut workers = vec![scan];
-        for j in 1..=n {
-            workers.push(vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]);
-        }
-        let prog = Program {
-            main: vec![],
-            workers,
-            vars: n + 1,
-            ..Default::default()
-        };
+        let prog = lastzero(n);
         let c = if n <= 1 {
             check(&prog)
         } else {
@@ -723,6 +727,18 @@ pub(super) mod random {
     use super::*;
     use proptest::prelude::*;
 
+    /// `cases` programs from a fixed seed, the same in every run.
+    pub(in crate::engine) fn config(cases: u32, seed: u64) -> ProptestConfig {
+        ProptestConfig {
+            cases,
+            max_global_rejects: 10_000,
+            failure_persistence: None,
+            rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha,
+            rng_seed: prop::test_runner::RngSeed::Fixed(seed),
+            ..ProptestConfig::default()
+        }
+    }
+
     /// A worker: a few accesses to 2-3 variables, some critical sections, some branches.
     fn op(vars: usize) -> impl Strategy<Value = Vec<Op>> {
         let var = 0..vars;
@@ -928,7 +944,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 500, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xa3a1_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(500, 0xa3a1_2026))]
 
         #[test]
         fn await_programs_agree_with_the_oracle(prog in await_program()) {
@@ -972,7 +988,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xba7_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(150, 0xba7_2026))]
 
         #[test]
         fn barrier_programs_agree_with_the_oracle(prog in barrier_program()) {
@@ -982,7 +998,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 250, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xe0d_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(250, 0xe0d_2026))]
 
         /// A step bound anywhere, also inside a wakeup-tree branch, is a cut: never a
         /// replay that went elsewhere.
@@ -1006,7 +1022,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 100, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xc0d_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(100, 0xc0d_2026))]
 
         #[test]
         fn condition_programs_agree_with_the_oracle(prog in condition_program()) {
@@ -1016,7 +1032,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 150, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0x4e_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(150, 0x4e_2026))]
 
         #[test]
         fn rwlock_programs_agree_with_the_oracle(prog in rwlock_program()) {
@@ -1032,7 +1048,7 @@ pub(super) mod random {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 1000, max_global_rejects: 10_000, failure_persistence: None, rng_algorithm: prop::test_runner::RngAlgorithm::ChaCha, rng_seed: prop::test_runner::RngSeed::Fixed(0xcd90_2026), ..ProptestConfig::default() })]
+        #![proptest_config(config(1000, 0xcd90_2026))]
 
         #[test]
         fn every_algorithm_agrees_with_the_oracle(prog in program()) {
@@ -1088,24 +1104,6 @@ fn rwlock_holder_failing_trywrlock() {
 /// a replay that went elsewhere.
 #[test]
 fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
-    let lastzero = {
-        let mut scan = Vec::new();
-        for i in (0..=3).rev() {
-            scan.push(Op::read(i, 0));
-            scan.push(Op::SkipIfEq {
-                reg: 0,
-                value: 0,
-                skip: 2 * i,
-            });
-        }
-        let mut workers = vec![scan];
-        workers.extend((1..=3).map(|j| vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]));
-        Program {
-            workers,
-            vars: 4,
-            ..Default::default()
-        }
-    };
     let readers = Program {
         workers: vec![
             vec![Op::write(0, 1), Op::write(1, 1)],
@@ -1115,7 +1113,7 @@ fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
         vars: 2,
         ..Default::default()
     };
-    for prog in [lastzero, readers] {
+    for prog in [lastzero(3), readers] {
         for bound in 1..30 {
             for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
                 let got = sim::explore_within(&prog, alg, LIMIT, bound).unwrap();
