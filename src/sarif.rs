@@ -11,19 +11,19 @@ use crate::report::Namer;
 const SCHEMA: &str =
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json";
 
-/// `file:line` as a SARIF location (a bare file, or nothing, when the line is unknown).
+/// `file:line` as a SARIF location (a bare file when the line is unknown, no place at
+/// all when the file is), with `text` as its message.
 fn location(at: &str, text: Option<String>) -> Value {
     let (file, line) = match at.rsplit_once(':') {
         Some((file, line)) => (file, line.parse::<u64>().ok().filter(|&l| l > 0)),
         None => (at, None),
     };
-    let mut physical = json!({ "artifactLocation": { "uri": file } });
-    if let Some(line) = line {
-        physical["region"] = json!({ "startLine": line });
-    }
-    let mut loc = json!({ "physicalLocation": physical });
-    if file.is_empty() {
-        loc = json!({});
+    let mut loc = json!({});
+    if !file.is_empty() {
+        loc["physicalLocation"] = json!({ "artifactLocation": { "uri": file } });
+        if let Some(line) = line {
+            loc["physicalLocation"]["region"] = json!({ "startLine": line });
+        }
     }
     if let Some(text) = text {
         loc["message"] = json!({ "text": text });
