@@ -5,10 +5,11 @@
  * no redundant one, and main's assertion that 6 is never reached fails.
  *
  * cdpor-test
- * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=retry_event_between_bad.c:34 executions=3 blocked=0
- * run: --algorithm source ; verdict=error kind=assertion location=retry_event_between_bad.c:34
- * run: --algorithm classic ; verdict=error kind=assertion location=retry_event_between_bad.c:34
- * run: --algorithm none ; verdict=error kind=assertion location=retry_event_between_bad.c:34
+ * run: --keep-going --algorithm optimal ; verdict=error kind=assertion location=retry_event_between_bad.c:35 executions=3 blocked=0
+ * run: --algorithm source ; verdict=error kind=assertion location=retry_event_between_bad.c:35
+ * run: --algorithm classic ; verdict=error kind=assertion location=retry_event_between_bad.c:35
+ * run: --algorithm none ; verdict=error kind=assertion location=retry_event_between_bad.c:35
+ * run: --algorithm none --all-retries ; verdict=error kind=assertion location=retry_event_between_bad.c:35
  */
 #include <assert.h>
 #include <pthread.h>

@@ -8,6 +8,7 @@
  * run: --algorithm source ; verdict=error kind=livelock
  * run: --algorithm classic ; verdict=error kind=livelock
  * run: --algorithm none ; verdict=error kind=livelock
+ * run: --algorithm none --all-retries ; verdict=error kind=livelock
  */
 #include <pthread.h>
 #include <stdatomic.h>
