@@ -217,8 +217,11 @@ pub struct FellBack {
 /// Where an execution's time went, as the worker measured it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
-    /// From the request to the end of the execution, and the reset after it.
+    /// From the request to the end of the execution (without its wait for the rest of
+    /// a schedule posted in part), of that what ran after the whole schedule was there,
+    /// and the reset before it.
     pub run: Duration,
+    pub tail: Duration,
     pub reset: Duration,
 }
 
@@ -249,6 +252,9 @@ pub struct Executor {
     layout: Layout,
     timeout: Duration,
     spin: Spin,
+    /// A request posted with only the prefix of its schedule that was certain
+    /// (`begin`): its number and that prefix's length.
+    partial: Option<(u32, usize)>,
     /// When the executor started, in time and in time-stamp counter ticks: what a tick
     /// is worth (`timing`).
     started: (Instant, u64),
@@ -332,6 +338,7 @@ impl Executor {
             layout,
             timeout: opts.timeout,
             spin: Spin::new(opts.cpu.spins()),
+            partial: None,
             started: (Instant::now(), ticks()),
         })
     }
@@ -363,6 +370,7 @@ impl Executor {
         let time = |t: u64| Duration::from_nanos((t as f64 * per_tick) as u64);
         let t = Timing {
             run: time(h.run_ticks),
+            tail: time(h.tail_ticks),
             reset: time(h.reset_ticks),
         };
         (t, h.workers)
@@ -463,42 +471,85 @@ impl Executor {
         execution
     }
 
+    /// Starts the next execution on the first steps of its schedule, before the rest is
+    /// known: the worker resets, runs them, and waits for the rest, which the next `run`
+    /// hands in. `prefix` must be the start of that run's schedule.
+    pub fn begin(&mut self, prefix: &[Step], max_steps: usize) {
+        let empty = Request::default();
+        if self.partial.is_none() && prefix.len() <= self.layout.cap_steps {
+            let request = self.post(prefix, &empty, max_steps, 0, true);
+            self.partial = Some((request, prefix.len()));
+        }
+    }
+
     fn run_as(&mut self, req: &Request, max_steps: usize, probe: u64) -> Result<Execution, String> {
-        let cap = self.layout.cap_steps;
-        if req.schedule.len() > cap {
+        if req.schedule.len() > self.layout.cap_steps {
             return Err("schedule longer than the step capacity".into());
         }
-        {
-            let base = self.map.as_mut_ptr();
-            unsafe {
-                let sched = base.add(self.layout.schedule()) as *mut Step;
-                std::ptr::copy_nonoverlapping(req.schedule.as_ptr(), sched, req.schedule.len());
-                let sleep = base.add(self.layout.sleep()) as *mut Event;
-                let n = req.sleep.len().min(MAX_THREADS);
-                std::ptr::copy_nonoverlapping(req.sleep.as_ptr(), sleep, n);
+        let request = match self.partial.take() {
+            Some((request, known)) => {
+                let posted = self.slice::<Step>(self.layout.schedule(), known);
+                assert!(
+                    req.schedule.get(..known) == Some(&posted[..]),
+                    "an execution was started on a prefix that its schedule does not have"
+                );
+                self.write_request(&req.schedule[known..], known, req);
+                self.hdr().sched_len = req.schedule.len() as u32;
+                self.words().2.post(request);
+                request
             }
-        }
-        let sleep_len = req.sleep.len().min(MAX_THREADS) as u32;
-        let h = self.hdr();
-        h.sched_len = req.schedule.len() as u32;
-        h.sleep_len = sleep_len;
-        h.sleep_from = req.sleep_from as u32;
-        h.max_steps = max_steps.min(cap) as u32;
-        h.probe = probe;
-        h.running = 0;
-        let request = h.go.wrapping_add(1);
-        self.words().0.post(request);
+            None => self.post(&req.schedule, req, max_steps, probe, false),
+        };
         let stopped = self.wait_done(request)?;
         Ok(self.collect(stopped))
     }
 
-    /// The hand-off words: `go` and `done` (`cdpor_sched::handoff`).
-    fn words(&mut self) -> (Word<'_>, Word<'_>) {
+    /// Writes a request with the steps `schedule` and the sleep set of `req`, and posts
+    /// it; returns its number.
+    fn post(
+        &mut self,
+        schedule: &[Step],
+        req: &Request,
+        max_steps: usize,
+        probe: u64,
+        partial: bool,
+    ) -> u32 {
+        let cap = self.layout.cap_steps;
+        self.write_request(schedule, 0, req);
+        let h = self.hdr();
+        h.sched_len = schedule.len() as u32;
+        h.max_steps = max_steps.min(cap) as u32;
+        h.probe = probe;
+        h.partial = u32::from(partial);
+        h.running = 0;
+        let request = h.go.wrapping_add(1);
+        self.words().0.post(request);
+        request
+    }
+
+    /// Writes `steps` into the schedule from step `at` on, and `req`'s sleep set.
+    fn write_request(&mut self, steps: &[Step], at: usize, req: &Request) {
+        let base = self.map.as_mut_ptr();
+        let n = req.sleep.len().min(MAX_THREADS);
+        unsafe {
+            let sched = (base.add(self.layout.schedule()) as *mut Step).add(at);
+            std::ptr::copy_nonoverlapping(steps.as_ptr(), sched, steps.len());
+            let sleep = base.add(self.layout.sleep()) as *mut Event;
+            std::ptr::copy_nonoverlapping(req.sleep.as_ptr(), sleep, n);
+        }
+        let h = self.hdr();
+        h.sleep_len = n as u32;
+        h.sleep_from = req.sleep_from as u32;
+    }
+
+    /// The hand-off words: `go`, `done` and `more` (`cdpor_sched::handoff`).
+    fn words(&mut self) -> (Word<'_>, Word<'_>, Word<'_>) {
         let h = self.map.as_mut_ptr() as *mut Header;
         unsafe {
             (
                 Word::new(&raw mut (*h).go, &raw mut (*h).go_sleeping),
                 Word::new(&raw mut (*h).done, &raw mut (*h).done_sleeping),
+                Word::new(&raw mut (*h).more, &raw mut (*h).more_sleeping),
             )
         }
     }

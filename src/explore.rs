@@ -171,10 +171,13 @@ pub struct Workers {
     /// In-place workers replaced after an execution they could not reset from, by why
     /// (`shm::Replaced`).
     pub replaced: [u32; cdpor_sched::shm::REPLACED_KINDS],
-    /// Time the workers spent running executions and resetting after them; time cdpor
+    /// Time the workers spent running executions (`tail`: the part after the whole
+    /// schedule was there, which cdpor waits for; the rest ran while cdpor analysed the
+    /// execution before) and resetting after them (while cdpor analyses); time cdpor
     /// waited for them, from each request to its results (the rest of that is the
     /// hand-off, and forks); and cdpor's own (analysing traces, planning, reporting).
     pub run: Duration,
+    pub tail: Duration,
     pub resetting: Duration,
     pub waiting: Duration,
     pub engine: Duration,
@@ -444,6 +447,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         let waited = handed.elapsed();
         let (timing, _) = executor.timing();
         workers.run += timing.run;
+        workers.tail += timing.tail;
         workers.resetting += timing.reset;
         workers.waiting += waited;
         runs += 1;
@@ -535,10 +539,21 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             pending: &execution.pending,
             end,
         };
-        let mut races = data_races(&trace, &execution, &opts.run).into_iter();
-        engine
-            .record(&trace)
+        let mut races = data_races(&trace, &execution, &opts.run)
+            .into_iter()
+            .peekable();
+        let certain = engine
+            .take(&trace)
             .map_err(|e| Fatal::Nondeterministic(e.to_string()))?;
+        // The worker starts the next execution on the steps it is sure to take while
+        // the engine analyses this one, unless the run is likely to end here.
+        let may_end = (!opts.keep_going
+            && (classify(&execution.end, opts.run.svcomp).is_some() || races.peek().is_some()))
+            || opts.max_executions.is_some_and(|max| runs >= max);
+        if let (Some(n), false) = (certain, may_end) {
+            executor.begin(engine.next_prefix(n), opts.max_steps);
+        }
+        engine.plan(&trace);
         // An execution's races are its end when nothing else ended it (or, under
         // --svcomp, when races are the property checked); else they are more errors of
         // it, which --keep-going reports too.

@@ -72,6 +72,15 @@ struct State {
     verify: bool,
     /// An execution is running.
     running: bool,
+    /// The wait for the rest of a partial schedule (`await_rest`), tuned as it goes.
+    rest_spin: Spin,
+    /// When the current execution's request came, and when the rest of its schedule did.
+    began: u64,
+    tail_from: u64,
+    /// Ticks the current execution waited for the rest of its schedule.
+    waited: u64,
+    /// Ticks the last reset took, reported with the next execution.
+    last_reset: u64,
     arena: alloc::Arena,
     heap: heap::Heap,
     regions: layout::Regions,
@@ -188,6 +197,19 @@ pub fn wrote(lo: u64, hi: u64) {
     }
 }
 
+/// Waits until cdpor posts the rest of the current request, whose schedule was a prefix
+/// (`shm::Header::partial`).
+pub fn await_rest() {
+    let Some(s) = state() else { return };
+    let h = unsafe { &mut *s.hdr };
+    let began = ticks();
+    let more = unsafe { Word::new(&mut h.more, &mut h.more_sleeping) };
+    let taken = h.taken;
+    more.wait(|m| m == taken, &mut s.rest_spin, None);
+    s.tail_from = ticks();
+    s.waited += s.tail_from - began;
+}
+
 /// Ends the current execution: back to the worker's loop (`serve`).
 pub fn leave() -> ! {
     match state() {
@@ -234,12 +256,15 @@ pub unsafe fn serve(
         envp,
     };
     let mut spin = Spin::new(h.spin != 0);
+    s.rest_spin = Spin::new(h.spin != 0);
     loop {
         let taken = h.taken;
         go.wait(|g| g != taken, &mut spin, None);
         let request = go.get();
         h.taken = request;
-        let began = ticks();
+        s.began = ticks();
+        (s.tail_from, s.waited) = (s.began, 0);
+        h.reset_ticks = std::mem::take(&mut s.last_reset);
         clear_response(h);
         s.inplace = h.reset == shm::RESET_INPLACE && !show_output;
         if s.inplace {
@@ -262,19 +287,26 @@ pub unsafe fn serve(
         if let (true, Some(why)) = (s.inplace, s.refork) {
             h.replaced[why as usize] += 1;
         }
-        h.run_ticks = ticks() - began;
-        h.reset_ticks = 0;
+        let end = ticks();
+        h.run_ticks = end - s.began - s.waited;
+        h.tail_ticks = end - s.tail_from;
         if !keep {
             done.post(request);
             libc::_exit(0);
         }
+        // The reset touches nothing of the shared region: it runs while cdpor reads the
+        // execution and plans the next, unless it is checked (the check's verdict is
+        // part of the answer).
+        if !s.verify {
+            done.post(request);
+        }
         let began = ticks();
         reset();
-        h.reset_ticks = ticks() - began;
+        s.last_reset = ticks() - began;
         if s.verify {
             verify();
+            done.post(request);
         }
-        done.post(request);
     }
 }
 

@@ -219,6 +219,10 @@ pub struct Engine {
     /// Whether the analysis may keep what it knows of a prefix (tests compare an engine
     /// that never does).
     incremental: bool,
+    /// Between `take` and `plan`: the divergence point of the execution taken in, and
+    /// the deepest node with a branch left before its races were analysed.
+    taken: Option<usize>,
+    certain: Option<usize>,
     stats: Stats,
 }
 
@@ -237,6 +241,8 @@ impl Engine {
             analysis: Analysis::new(),
             races: Vec::new(),
             incremental: true,
+            taken: None,
+            certain: None,
             stats: Stats::default(),
         }
     }
@@ -271,7 +277,18 @@ impl Engine {
 
     /// Takes in the execution of the last request and plans the next one.
     pub fn record(&mut self, trace: &Trace) -> Result<(), EngineError> {
-        let plan = self.plan.take().expect("record() follows next_request()");
+        self.take(trace)?;
+        self.plan(trace);
+        Ok(())
+    }
+
+    /// The first half of `record`: takes the execution of the last request in as the
+    /// current path. Returns how many steps of the next execution are certain already,
+    /// if there is sure to be one: the path up to its deepest node with a branch left,
+    /// which the analysis of the execution's races (`plan`) can only add deeper ones to.
+    /// The executor starts the next execution on them (`next_prefix`) while `plan` runs.
+    pub fn take(&mut self, trace: &Trace) -> Result<Option<usize>, EngineError> {
+        let plan = self.plan.take().expect("take() follows next_request()");
         let events = trace.events;
         self.check_replay(&plan, events)?;
         let div = plan.div;
@@ -284,6 +301,39 @@ impl Engine {
             TraceEnd::SleepBlocked => self.stats.blocked += 1,
             TraceEnd::Stopped => self.stats.bounded += 1,
         }
+        self.taken = Some(div);
+        self.certain = (0..self.nodes.len())
+            .rev()
+            .find(|&i| self.has_branch_left(i));
+        Ok(self.certain)
+    }
+
+    /// The first `n` steps of the next execution, `n` as `take` returned.
+    pub fn next_prefix(&self, n: usize) -> &[Step] {
+        &self.request.schedule[..n]
+    }
+
+    /// Whether `plan_next` finds a branch to explore at node `i` (it mirrors its tests).
+    fn has_branch_left(&self, i: usize) -> bool {
+        let node = &self.nodes[i];
+        let e = node.event;
+        match self.alg {
+            _ if self.alg != Algorithm::Optimal && e.choice + 1 < e.choices => true,
+            Algorithm::Optimal => !node.wut.branches.is_empty(),
+            Algorithm::Source | Algorithm::Classic => {
+                let mut asleep = asleep(&node.sleep);
+                asleep.insert(e.tid());
+                !node.backtrack.minus(node.done).minus(asleep).is_empty()
+            }
+            Algorithm::None => !self.enabled[i].minus(node.done).is_empty(),
+        }
+    }
+
+    /// The second half of `record`: analyses the races of the execution that `take`
+    /// took in, and plans the next one.
+    pub fn plan(&mut self, trace: &Trace) {
+        let div = self.taken.take().expect("plan() follows take()");
+        let events = trace.events;
         // Races are analysed on blocked executions too: the events before the block were
         // explored, and their races are what leads elsewhere (Source-DPOR, Alg. 1).
         if self.alg != Algorithm::None {
@@ -313,7 +363,13 @@ impl Engine {
             self.races = races;
         }
         self.plan = self.plan_next();
-        Ok(())
+        if let Some(certain) = self.certain.take() {
+            let div = self.plan.as_ref().map(|p| p.div);
+            assert!(
+                div.is_some_and(|d| d >= certain),
+                "the next execution leaves the path above the point it was sure to reach"
+            );
+        }
     }
 
     /// The re-executed prefix, and the wakeup-tree branch that was followed, must give

@@ -1294,7 +1294,7 @@ pub fn json(
             JsonTiming {
                 run_s: secs(w.run),
                 reset_s: secs(w.resetting),
-                handoff_s: secs(w.waiting.saturating_sub(w.run + w.resetting)),
+                handoff_s: secs(w.waiting.saturating_sub(w.tail)),
                 engine_s: secs(w.engine),
                 workers: w.forked,
                 replaced: JsonReplaced {

@@ -172,6 +172,8 @@ pub struct Scheduler<'a> {
     last: Option<Tid>,
     run: usize,
     probe: Option<Probe>,
+    /// `schedule` is a prefix, the rest to come (`shm::Header::partial`).
+    partial: bool,
 }
 
 /// Events a thread runs in a row, at most, while another thread could run and the
@@ -200,7 +202,31 @@ impl<'a> Scheduler<'a> {
             last: None,
             run: 0,
             probe: None,
+            partial: false,
         }
+    }
+
+    /// `schedule` is only a prefix of the execution's: once it is followed, the whole
+    /// request must be handed in (`complete`) before the next choice.
+    pub fn partial(mut self, partial: bool) -> Self {
+        self.partial = partial;
+        self
+    }
+
+    /// Whether the next choice needs the rest of a partial request.
+    pub fn wants_rest(&self) -> bool {
+        self.partial && self.step >= self.schedule.len()
+    }
+
+    /// The whole request, of which the schedule followed so far was a prefix. No sleeper
+    /// can have woken yet: a sleep set applies from the point where the execution leaves
+    /// the last one, never within the prefix that both certainly share.
+    pub fn complete(&mut self, schedule: &'a [Step], sleep: &'a [Event], sleep_from: usize) {
+        debug_assert!(sleep_from >= self.step && self.woken.is_empty());
+        self.schedule = schedule;
+        self.sleep = &sleep[..sleep.len().min(MAX_THREADS)];
+        self.sleep_from = sleep_from;
+        self.partial = false;
     }
 
     /// Free choices follow `probe` instead of keeping the running thread.

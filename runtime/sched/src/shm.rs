@@ -201,6 +201,13 @@ pub struct Header {
     pub done_sleeping: u32,
     /// cdpor and the worker run on CPUs of their own: waiters spin before they sleep.
     pub spin: u32,
+    /// The request's schedule is only the prefix that the next execution certainly
+    /// follows, posted before cdpor analysed the last execution: the worker runs it,
+    /// then waits until `more` is the request's number, and reads the whole schedule and
+    /// the sleep set again (the prefix is not written again).
+    pub partial: u32,
+    pub more: u32,
+    pub more_sleeping: u32,
     // Written by the fork server.
     pub child_pid: i32,
     pub wait_status: i32,
@@ -213,10 +220,13 @@ pub struct Header {
     pub fallback: u32,
     pub fallback_site: u32,
     pub fallback_text: [u8; TEXT_LEN],
-    /// Time-stamp counter ticks the last execution ran (from its request to its end)
-    /// and the reset after it took (0 when the worker ended instead): read without a
-    /// system call or a page fault, even in a worker forked for one execution.
+    /// Time-stamp counter ticks the last execution ran (from its request to its end, not
+    /// counting its wait for the rest of a partial schedule), of that the part after the
+    /// rest came (all of it for a whole schedule), and the reset before it (0 in a fresh
+    /// worker): read without a system call or a page fault, even in a worker forked for
+    /// one execution.
     pub run_ticks: u64,
+    pub tail_ticks: u64,
     pub reset_ticks: u64,
     // Response, written by the child.
     pub n_events: u32,

@@ -144,11 +144,7 @@ pub unsafe fn run(
     let layout = Layout {
         cap_steps: (*hdr).cap_steps as usize,
     };
-    let sched_len = ((*hdr).sched_len as usize).min(layout.cap_steps);
-    let schedule =
-        std::slice::from_raw_parts(base.add(layout.schedule()) as *const Step, sched_len);
-    let sleep_len = ((*hdr).sleep_len as usize).min(MAX_THREADS);
-    let sleep = std::slice::from_raw_parts(base.add(layout.sleep()) as *const Event, sleep_len);
+    let (schedule, sleep, sleep_from) = request(hdr);
     let max_steps = ((*hdr).max_steps as usize).min(layout.cap_steps);
     let names = base.add(layout.names()) as *mut ThreadName;
     if (*hdr).n_names == 0 {
@@ -165,8 +161,9 @@ pub unsafe fn run(
         threads_out: base.add(layout.threads()) as *mut ThreadEnd,
         names,
         allocs: base.add(layout.allocs()) as *mut Alloc,
-        sched: Scheduler::new(schedule, sleep, (*hdr).sleep_from as usize, max_steps)
-            .probing(Probe::decode((*hdr).probe)),
+        sched: Scheduler::new(schedule, sleep, sleep_from, max_steps)
+            .probing(Probe::decode((*hdr).probe))
+            .partial((*hdr).partial != 0),
         threads: &mut THREADS.get().0,
         ready: ThreadSet::EMPTY,
         cur: 0,
@@ -203,6 +200,24 @@ pub unsafe fn run(
     ffi::cdpor_fiber_switch(&mut dummy, e.threads[first as usize].sp);
     // The execution never comes back here: it ends in `finish`.
     libc::_exit(3)
+}
+
+/// The request in the region whose header is `hdr`: the schedule, the sleep set, and
+/// the step from which the sleep set applies.
+///
+/// # Safety
+/// `hdr` must head a region laid out by `Layout`.
+unsafe fn request(hdr: *mut Header) -> (&'static [Step], &'static [Event], usize) {
+    let base = hdr as *mut u8;
+    let layout = Layout {
+        cap_steps: (*hdr).cap_steps as usize,
+    };
+    let sched_len = ((*hdr).sched_len as usize).min(layout.cap_steps);
+    let schedule =
+        std::slice::from_raw_parts(base.add(layout.schedule()) as *const Step, sched_len);
+    let sleep_len = ((*hdr).sleep_len as usize).min(MAX_THREADS);
+    let sleep = std::slice::from_raw_parts(base.add(layout.sleep()) as *const Event, sleep_len);
+    (schedule, sleep, (*hdr).sleep_from as usize)
 }
 
 /// Forgets the execution that ended, and gives its thread numbers back their empty
@@ -347,6 +362,13 @@ impl Exec {
 
     /// Picks the thread that performs the next event, or ends the execution.
     fn choose(&mut self) -> Tid {
+        if self.sched.wants_rest() {
+            // cdpor posted the prefix it was sure of before it analysed the last
+            // execution; the rest is known once it has.
+            crate::worker::await_rest();
+            let (schedule, sleep, sleep_from) = unsafe { request(self.hdr) };
+            self.sched.complete(schedule, sleep, sleep_from);
+        }
         let (enabled, live) = self.enabled_and_live();
         let ending = if self.sched.is_probe() {
             (enabled.iter())
