@@ -145,12 +145,20 @@ struct Node {
     event: Event,
     /// Sleeping threads' next events.
     sleep: Vec<Event>,
+    /// optimal: branches still to explore.
+    wut: WakeupTree,
+    /// Its sets of threads, once one of them differs from what it starts as: most
+    /// nodes never get there, and a node is made for every new event of every execution
+    /// (three sets would make it three times the size).
+    sets: Option<Box<Sets>>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Sets {
     /// classic/source: threads to explore from here; none: unused (all enabled are).
     backtrack: ThreadSet,
     /// Threads whose branch from here is explored or being explored.
     done: ThreadSet,
-    /// optimal: branches still to explore.
-    wut: WakeupTree,
     /// optimal: threads whose operation here has had its other alternatives added to
     /// `wut`.
     alternatives: ThreadSet,
@@ -158,23 +166,49 @@ struct Node {
 
 impl Node {
     fn new(event: Event, sleep: Vec<Event>) -> Node {
-        let mut b = ThreadSet::EMPTY;
-        b.insert(event.tid());
         Node {
             event,
             sleep,
-            backtrack: b,
-            done: b,
             wut: WakeupTree::default(),
+            sets: None,
+        }
+    }
+
+    /// As a node starts: its own event's thread to explore, and being explored.
+    fn initial_sets(&self) -> Sets {
+        let mut own = ThreadSet::EMPTY;
+        own.insert(self.event.tid());
+        Sets {
+            backtrack: own,
+            done: own,
             alternatives: ThreadSet::EMPTY,
         }
+    }
+
+    fn backtrack(&self) -> ThreadSet {
+        self.sets
+            .as_deref()
+            .map_or(self.initial_sets(), |s| *s)
+            .backtrack
+    }
+
+    fn done(&self) -> ThreadSet {
+        self.sets
+            .as_deref()
+            .map_or(self.initial_sets(), |s| *s)
+            .done
+    }
+
+    fn sets_mut(&mut self) -> &mut Sets {
+        let initial = self.initial_sets();
+        self.sets.get_or_insert_with(|| Box::new(initial))
     }
 
     /// optimal: the other alternatives of the operation taken here become branches.
     fn add_alternatives(&mut self) {
         let e = self.event;
-        if e.choices > 1 && !self.alternatives.contains(e.tid) {
-            self.alternatives.insert(e.tid);
+        if e.choices > 1 && !self.sets_mut().alternatives.contains(e.tid) {
+            self.sets_mut().alternatives.insert(e.tid);
             let base = ops::attempt(&e);
             self.wut
                 .branches
@@ -323,9 +357,9 @@ impl Engine {
             Algorithm::Source | Algorithm::Classic => {
                 let mut asleep = asleep(&node.sleep);
                 asleep.insert(e.tid());
-                !node.backtrack.minus(node.done).minus(asleep).is_empty()
+                !node.backtrack().minus(node.done()).minus(asleep).is_empty()
             }
-            Algorithm::None => !self.enabled[i].minus(node.done).is_empty(),
+            Algorithm::None => !self.enabled[i].minus(node.done()).is_empty(),
         }
     }
 
@@ -522,9 +556,9 @@ impl Engine {
             }
             Algorithm::Source => {
                 let init = initials_of(&v, &d);
-                if !init.intersects(node.backtrack) {
+                if !init.intersects(node.backtrack()) {
                     if let Some(q) = init.first() {
-                        node.backtrack.insert(q);
+                        node.sets_mut().backtrack.insert(q);
                     }
                 }
             }
@@ -548,9 +582,10 @@ impl Engine {
                 // one that reverses the race (F&G's "any q" predates sleep sets).
                 let awake = candidates.minus(asleep(&node.sleep));
                 if awake.is_empty() {
-                    node.backtrack = node.backtrack.union(enabled);
-                } else if !awake.intersects(node.backtrack) {
-                    node.backtrack.insert(awake.first().expect("not empty"));
+                    let sets = node.sets_mut();
+                    sets.backtrack = sets.backtrack.union(enabled);
+                } else if !awake.intersects(node.backtrack()) {
+                    (node.sets_mut().backtrack).insert(awake.first().expect("not empty"));
                 }
             }
         }
@@ -578,8 +613,8 @@ impl Engine {
                 });
             }
             let node = &mut self.nodes[i];
-            // The current branch from this node is fully explored.
-            node.done.insert(node.event.tid());
+            // The current branch from this node is fully explored (its thread is in
+            // `done` already: it was planned, or the node started with it).
             match alg {
                 Algorithm::None => {}
                 // Classic DPOR's backtrack sets are persistent only under its own
@@ -600,15 +635,18 @@ impl Engine {
                 },
                 Algorithm::Source | Algorithm::Classic => {
                     let asleep = asleep(&node.sleep);
-                    (node.backtrack.minus(node.done).minus(asleep).first(), None)
+                    (
+                        node.backtrack().minus(node.done()).minus(asleep).first(),
+                        None,
+                    )
                 }
-                Algorithm::None => (self.enabled[i].minus(node.done).first(), None),
+                Algorithm::None => (self.enabled[i].minus(node.done()).first(), None),
             };
             let Some(next) = next else {
                 self.cut(i);
                 continue;
             };
-            node.done.insert(next);
+            node.sets_mut().done.insert(next);
             request.sleep.clone_from(&node.sleep);
             request.sleep_from = i;
             let schedule = &mut request.schedule;

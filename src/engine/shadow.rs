@@ -122,7 +122,8 @@ struct Segment {
     cell: Cell,
 }
 
-/// Disjoint segments keyed by their first byte; untouched bytes have no segment.
+/// Disjoint segments keyed by their first byte; untouched bytes have no segment, or an
+/// empty one (`Undo::Fresh`).
 #[derive(Clone, Default)]
 pub struct Shadow {
     segs: BTreeMap<u64, Segment>,
@@ -130,7 +131,22 @@ pub struct Shadow {
     arena: Vec<u32>,
     journal: bool,
     /// Before each change made with the journal on, what its key held.
-    undo: Vec<(u64, Option<Segment>)>,
+    undo: Vec<(u64, Undo)>,
+}
+
+/// What a key held before a change.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Held(Segment),
+    Nothing,
+    /// Nothing, and no segment covered the bytes of the one put there (`fill`). Rolled
+    /// back, that segment stays as an empty one instead of leaving the map: the next
+    /// execution mostly makes it again (the same thread's exit, the same join), which
+    /// then changes it in place rather than inserting into the map again. It overlaps
+    /// nothing that a rollback restores: bytes covered by a segment stay covered until
+    /// a rollback (every update leaves a history), so bytes uncovered when the segment
+    /// was made were uncovered at every mark before.
+    Fresh,
 }
 
 /// A point in a shadow's history to roll back to.
@@ -158,9 +174,18 @@ impl Shadow {
     pub fn rollback(&mut self, mark: Mark) {
         for (start, old) in self.undo.drain(mark.undo..).rev() {
             match old {
-                Some(seg) => self.segs.insert(start, seg),
-                None => self.segs.remove(&start),
-            };
+                Undo::Held(seg) => {
+                    self.segs.insert(start, seg);
+                }
+                Undo::Nothing => {
+                    self.segs.remove(&start);
+                }
+                Undo::Fresh => {
+                    if let Some(seg) = self.segs.get_mut(&start) {
+                        seg.cell = Cell::EMPTY;
+                    }
+                }
+            }
         }
         // What the arena gained since is read by no segment of that moment.
         self.arena.truncate(mark.arena);
@@ -178,7 +203,8 @@ impl Shadow {
 
     fn save(&mut self, start: u64, old: Option<Segment>) {
         if self.journal {
-            self.undo.push((start, old));
+            self.undo
+                .push((start, old.map_or(Undo::Nothing, Undo::Held)));
         }
     }
 
@@ -217,7 +243,7 @@ impl Shadow {
             // unmerged with an equal neighbour, it splits nothing that a merge would have
             // spared (callers see the same histories either way).
             if self.journal {
-                self.undo.push((lo, Some(*seg)));
+                self.undo.push((lo, Undo::Held(*seg)));
             }
             Self::apply(&mut self.arena, &mut seg.cell, &mut f);
             if seg.cell.is_empty() {
@@ -259,11 +285,17 @@ impl Shadow {
             Some((ls, l)) if l.same(&cell, &self.arena) => {
                 let seg = self.segs.get_mut(&ls).expect("the left neighbour");
                 if self.journal {
-                    self.undo.push((ls, Some(*seg)));
+                    self.undo.push((ls, Undo::Held(*seg)));
                 }
                 seg.end = end;
             }
-            _ => self.insert_new(lo, Segment { end, cell }),
+            _ => {
+                if self.journal {
+                    self.undo.push((lo, Undo::Fresh));
+                }
+                let old = self.segs.insert(lo, Segment { end, cell });
+                debug_assert!(old.is_none());
+            }
         }
     }
 
@@ -371,6 +403,7 @@ impl Shadow {
     fn segments(&self) -> Vec<(u64, u64, Seen)> {
         self.segs
             .iter()
+            .filter(|(_, g)| !g.cell.is_empty())
             .map(|(&s, g)| {
                 let seen = Seen {
                     last_write: (g.cell.last_write != NONE).then_some(g.cell.last_write),
@@ -530,6 +563,75 @@ mod tests {
             let lo = x % 80;
             let hi = lo + 1 + (x >> 8) % if x & 1 << 20 != 0 { 16 } else { 4 };
             let write = x.is_multiple_of(5);
+            let mut seen: Vec<Seen> = Vec::new();
+            sh.update(lo, hi, |c| {
+                let h = Seen {
+                    last_write: c.last_write(),
+                    reads: c.reads().to_vec(),
+                };
+                if seen.last() != Some(&h) {
+                    seen.push(h);
+                }
+                if write {
+                    c.write(ev);
+                } else {
+                    c.read(ev, |r| r % 3 != ev % 3);
+                }
+            });
+            let mut expected: Vec<Seen> = bytes[lo as usize..hi as usize].to_vec();
+            expected.dedup();
+            assert_eq!(seen, expected, "event {ev} on [{lo}, {hi})");
+            for b in &mut bytes[lo as usize..hi as usize] {
+                if write {
+                    *b = Seen {
+                        last_write: Some(ev),
+                        reads: vec![],
+                    };
+                } else {
+                    b.reads.retain(|r| r % 3 != ev % 3);
+                    b.reads.push(ev);
+                }
+            }
+        }
+        for (s, e, h) in sh.segments() {
+            assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
+        }
+    }
+
+    /// Updates and rollbacks to any earlier mark, mixed as the analysis mixes them (the
+    /// segments a rollback leaves empty are updated again, split and merged): each
+    /// update sees the histories of a model that keeps one per byte.
+    #[test]
+    fn rolled_back_segments_left_empty_are_untouched_bytes() {
+        let mut sh = Shadow::default();
+        sh.journal(true);
+        let mut bytes = vec![Seen::default(); 64];
+        let mut marks: Vec<(Mark, Vec<Seen>)> = Vec::new();
+        let mut x = 0x2f6b_13c7_u64;
+        for ev in 0..4000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if x.is_multiple_of(9) && !marks.is_empty() {
+                let k = (x >> 12) as usize % marks.len();
+                marks.truncate(k + 1);
+                let (mark, model) = marks.pop().expect("k < len");
+                sh.rollback(mark);
+                bytes = model;
+                continue;
+            }
+            if x.is_multiple_of(3) {
+                marks.push((sh.mark(), bytes.clone()));
+            }
+            // Mostly the same few aligned words, as threads' exits and joins are.
+            let (lo, hi) = if x & 1 << 30 != 0 {
+                let w = 8 * ((x >> 8) % 6);
+                (w, w + 8)
+            } else {
+                let lo = (x >> 8) % 56;
+                (lo, lo + 1 + (x >> 16) % 8)
+            };
+            let write = x.is_multiple_of(4);
             let mut seen: Vec<Seen> = Vec::new();
             sh.update(lo, hi, |c| {
                 let h = Seen {
