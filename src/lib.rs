@@ -9,6 +9,7 @@ pub mod executor;
 pub mod explore;
 pub mod instrument;
 pub mod interrupt;
+mod link;
 pub mod program;
 pub mod report;
 pub mod sarif;

@@ -19,6 +19,7 @@ use inkwell::targets::{
 use inkwell::OptimizationLevel;
 
 use crate::instrument::{self, Rejection, Site, Warning};
+use crate::link::Link;
 
 /// How to compile the user's files.
 #[derive(Clone, Debug, Default)]
@@ -127,17 +128,6 @@ fn clang() -> Result<PathBuf, BuildError> {
     ))
 }
 
-/// LLVM's linker, when it is installed: it links a program several times faster than
-/// the system's BFD `ld`, which is the fallback.
-fn lld() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .flat_map(|dir| [dir.join("ld.lld-19"), dir.join("ld.lld")])
-        .find(|p| p.is_file());
-    on_path.or_else(|| Some(PathBuf::from("/usr/lib/llvm-19/bin/ld.lld")).filter(|p| p.is_file()))
-}
-
 /// The runtime archive (C shims, fibers and scheduler), built by `build.rs` and carried
 /// inside the cdpor binary.
 const RUNTIME: &[u8] = include_bytes!(env!("CDPOR_RUNTIME_LIB"));
@@ -200,6 +190,7 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
     let runtime = runtime_archive(dir.path())?;
     let object = dir.path().join("prog.o");
     let binary = dir.path().join("prog");
+    let link = Link::plan(&clang, &object, &runtime, &binary);
 
     // Every C file is compiled with the same flags, in the order given, so that clang's
     // diagnostics come in that order too.
@@ -247,24 +238,9 @@ fn build_as(opts: &BuildOptions, gnu_inline: bool) -> Result<Program, BuildError
         tls,
     } = instrumented;
 
-    let mut ld = Command::new(&clang);
-    if let Some(lld) = lld() {
-        ld.arg(format!("-fuse-ld={}", lld.display()));
-    }
-    ld.arg(&object).arg(&runtime);
-    ld.args([
-        "-static",
-        // The C library's own allocations reach the runtime first (runtime/c/alloc.c).
-        "-Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free",
-        "-lpthread",
-        "-ldl",
-        "-lm",
-        "-lrt",
-        "-lutil",
-        "-o",
-    ]);
-    ld.arg(&binary);
-    let out = run(&mut ld)?;
+    let out = link
+        .run()
+        .map_err(|e| BuildError::Setup(format!("cannot run the linker: {e}")))?;
     if !out.status.success() {
         return Err(BuildError::Link(linker_diagnostics(
             &String::from_utf8_lossy(&out.stderr),
