@@ -2,6 +2,7 @@
 //! region, and for each request writes the schedule, hands over (`handoff`), and reads
 //! back the trace once the worker (or the server, for a worker that died) is done.
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::fd::FromRawFd;
 use std::os::unix::process::CommandExt;
@@ -17,6 +18,7 @@ use cdpor_sched::shm::{
 use cdpor_sched::{Event, Step, ThreadSet, Tid, MAX_THREADS};
 use memmap2::MmapMut;
 
+use crate::instrument::Record;
 use crate::schedule::Names;
 use crate::syscall;
 
@@ -130,11 +132,18 @@ pub struct Execution {
     pub end: End,
     /// Its threads' names, worked out when a report needs them.
     names: std::cell::OnceCell<Names>,
+    /// The struct each heap block is read as, by the block's address, likewise.
+    blocks: std::cell::OnceCell<HashMap<u64, Record>>,
 }
 
 impl Execution {
     pub fn names(&self) -> &Names {
         self.names.get_or_init(|| Names::of(&self.events))
+    }
+
+    /// The struct each heap block is read as, worked out by `work_out` the first time.
+    pub fn blocks(&self, work_out: impl FnOnce() -> HashMap<u64, Record>) -> &HashMap<u64, Record> {
+        self.blocks.get_or_init(work_out)
     }
 }
 
@@ -714,6 +723,7 @@ impl Executor {
             restricted,
             end,
             names: Default::default(),
+            blocks: Default::default(),
         }
     }
 }

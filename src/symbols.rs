@@ -8,7 +8,7 @@ use std::path::Path;
 use cdpor_sched::layout;
 use cdpor_sched::shm::Alloc;
 
-use crate::instrument::{Site, TlsVar};
+use crate::instrument::{Record, Site, TlsVar};
 use crate::schedule::Names;
 
 struct Symbol {
@@ -25,9 +25,9 @@ pub struct Symbols {
     constants: Vec<(u64, u64)>,
     /// Element size of the globals that are arrays, so that `a+8` reads `a[2]`.
     arrays: HashMap<String, u64>,
-    /// The types of globals, by address, from the debug information: `jobs+28` reads
-    /// `jobs[2].state`.
-    types: HashMap<u64, crate::types::Type>,
+    /// The types of globals, by address, and of named structs, from the debug
+    /// information: `jobs+28` reads `jobs[2].state`, a heap block's `+8` reads `.balance`.
+    types: crate::types::Types,
     /// Source lines of code addresses (from the program's DWARF).
     lines: Option<addr2line::Loader>,
     tls: Vec<TlsVar>,
@@ -38,10 +38,10 @@ impl Symbols {
         let mut data = Vec::new();
         let mut code = Vec::new();
         let mut constants = Vec::new();
-        let mut types = HashMap::new();
+        let mut types = crate::types::Types::default();
         if let Ok(bytes) = std::fs::read(binary) {
             if let Ok(elf) = goblin::elf::Elf::parse(&bytes) {
-                types = crate::types::globals(&elf, &bytes);
+                types = crate::types::Types::read(&elf, &bytes);
                 for sh in &elf.section_headers {
                     let name = elf.shdr_strtab.get_at(sh.sh_name).unwrap_or("");
                     if name.starts_with(".rodata") {
@@ -103,18 +103,19 @@ impl Symbols {
     }
 
     /// A readable name for memory at `addr`; `local` names the variable, and the function
-    /// it is a local of, when the access goes to a local of the accessing function.
+    /// it is a local of, when the access goes to a local of the accessing function;
+    /// `record`, the struct the access goes through, if known.
     pub fn name(
         &self,
         addr: u64,
         allocs: &[Alloc],
         sites: &[Site],
-        local: Option<(&str, &str)>,
+        (local, record): (Option<(&str, &str)>, Option<&Record>),
         names: &Names,
     ) -> String {
         if let Some(s) = Self::find(&self.data, addr) {
             let off = addr - s.addr;
-            if let Some(t) = self.types.get(&s.addr) {
+            if let Some(t) = self.types.globals.get(&s.addr) {
                 return format!("{}{}", s.name, t.path(off));
             }
             return match self.arrays.get(&s.name) {
@@ -132,18 +133,18 @@ impl Symbols {
             return "a constant".into();
         }
         if layout::in_heap(addr) {
-            let i = allocs.partition_point(|a| a.addr <= addr);
-            if let Some(a) = i
-                .checked_sub(1)
-                .and_then(|i| allocs.get(i))
-                .filter(|a| addr < a.addr + a.size.max(1))
-            {
+            if let Some(a) = self.block_of(addr, allocs) {
                 let at = sites
                     .get(a.site as usize)
                     .filter(|s| !s.file.is_empty())
                     .map(|s| format!(" from {}:{}", short(&s.file), s.line))
                     .unwrap_or_default();
-                return offset(&format!("heap[{}B{at}]", a.size), addr - a.addr);
+                let block = format!("heap[{}B{at}]", a.size);
+                let off = addr - a.addr;
+                return match record.and_then(|r| self.field(r, a.size, off)) {
+                    Some(field) => format!("{block}{field}"),
+                    None => offset(&block, off),
+                };
             }
             return format!("heap@{addr:#x}");
         }
@@ -166,6 +167,44 @@ impl Symbols {
             };
         }
         format!("{addr:#x}")
+    }
+}
+
+impl Symbols {
+    /// The heap block `addr` lies in (`allocs` in the order of their addresses).
+    pub fn block_of<'a>(&self, addr: u64, allocs: &'a [Alloc]) -> Option<&'a Alloc> {
+        if !layout::in_heap(addr) {
+            return None;
+        }
+        let i = allocs.partition_point(|a| a.addr <= addr);
+        (i.checked_sub(1).and_then(|i| allocs.get(i))).filter(|a| addr < a.addr + a.size.max(1))
+    }
+
+    /// The size of the struct of that C name, if the debug information has it.
+    pub fn record_size(&self, name: &str) -> Option<u64> {
+        self.types.records.get(name).map(|t| t.size())
+    }
+
+    /// The part of a block of `size` bytes at `off`, read as the struct `r`: `.balance`
+    /// if the block is one such struct; `[3].balance` if it holds several and `r` is
+    /// what the access at `off` went through, lining up with its field in one of them (a
+    /// struct embedded in another one's block would not).
+    fn field(&self, r: &Record, size: u64, off: u64) -> Option<String> {
+        let t = self.types.records.get(&r.name)?;
+        let each = t.size();
+        if each == size {
+            return Some(t.path(off));
+        }
+        let start = off.checked_sub(r.offset)?;
+        if each == 0 || !size.is_multiple_of(each) || !start.is_multiple_of(each) {
+            return None;
+        }
+        let index = if size > each {
+            format!("[{}]", off / each)
+        } else {
+            String::new()
+        };
+        Some(format!("{index}{}", t.path(off % each)))
     }
 }
 

@@ -24,7 +24,7 @@ pub enum Type {
 }
 
 impl Type {
-    fn size(&self) -> u64 {
+    pub fn size(&self) -> u64 {
         match self {
             Type::Scalar { size } | Type::Struct { size, .. } => *size,
             Type::Array { elem, count } => elem.size() * count,
@@ -69,52 +69,84 @@ fn plus(off: u64) -> String {
 
 type R<'a> = EndianSlice<'a, RunTimeEndian>;
 
-/// The type of each global variable the debug information describes, by its address.
-pub fn globals(elf: &goblin::elf::Elf, bytes: &[u8]) -> HashMap<u64, Type> {
-    let endian = if elf.little_endian {
-        RunTimeEndian::Little
-    } else {
-        RunTimeEndian::Big
-    };
-    let section = |id: gimli::SectionId| -> Result<R<'_>, gimli::Error> {
-        let data = (elf.section_headers.iter())
-            .find(|sh| elf.shdr_strtab.get_at(sh.sh_name) == Some(id.name()))
-            .and_then(|sh| bytes.get(sh.sh_offset as usize..(sh.sh_offset + sh.sh_size) as usize))
-            .unwrap_or(&[]);
-        Ok(EndianSlice::new(data, endian))
-    };
-    let mut out = HashMap::new();
-    let Ok(dwarf) = gimli::Dwarf::load(section) else {
-        return out;
-    };
-    let mut units = dwarf.units();
-    while let Ok(Some(header)) = units.next() {
-        let Ok(unit) = dwarf.unit(header) else {
-            continue;
+/// What the debug information says of the program's memory.
+#[derive(Default)]
+pub struct Types {
+    /// The type of each global variable, by its address.
+    pub globals: HashMap<u64, Type>,
+    /// Each named struct, by its C name (a struct's tag, or the typedef of an anonymous
+    /// one): a heap block accessed through it is named by its fields.
+    pub records: HashMap<String, Type>,
+}
+
+impl Types {
+    pub fn read(elf: &goblin::elf::Elf, bytes: &[u8]) -> Types {
+        let endian = if elf.little_endian {
+            RunTimeEndian::Little
+        } else {
+            RunTimeEndian::Big
         };
-        let mut entries = unit.entries();
-        let mut depth = 0isize;
-        while let Ok(Some((delta, entry))) = entries.next_dfs() {
-            depth += delta;
-            if depth != 1 || entry.tag() != gimli::DW_TAG_variable {
+        let section = |id: gimli::SectionId| -> Result<R<'_>, gimli::Error> {
+            let data = (elf.section_headers.iter())
+                .find(|sh| elf.shdr_strtab.get_at(sh.sh_name) == Some(id.name()))
+                .and_then(|sh| {
+                    bytes.get(sh.sh_offset as usize..(sh.sh_offset + sh.sh_size) as usize)
+                })
+                .unwrap_or(&[]);
+            Ok(EndianSlice::new(data, endian))
+        };
+        let mut out = Types::default();
+        let Ok(dwarf) = gimli::Dwarf::load(section) else {
+            return out;
+        };
+        let mut units = dwarf.units();
+        while let Ok(Some(header)) = units.next() {
+            let Ok(unit) = dwarf.unit(header) else {
                 continue;
-            }
-            let addr = entry
-                .attr_value(gimli::DW_AT_location)
-                .ok()
-                .flatten()
-                .and_then(|v| v.exprloc_value())
-                .and_then(|e| address(&dwarf, &unit, e));
-            let ty = match entry.attr_value(gimli::DW_AT_type) {
-                Ok(Some(AttributeValue::UnitRef(t))) => type_at(&dwarf, &unit, t, 0),
-                _ => None,
             };
-            if let (Some(addr), Some(ty)) = (addr, ty) {
-                out.insert(addr, ty);
+            let mut entries = unit.entries();
+            let mut depth = 0isize;
+            while let Ok(Some((delta, entry))) = entries.next_dfs() {
+                depth += delta;
+                if depth != 1 {
+                    continue;
+                }
+                let ty = || match entry.attr_value(gimli::DW_AT_type) {
+                    Ok(Some(AttributeValue::UnitRef(t))) => type_at(&dwarf, &unit, t, 0),
+                    _ => None,
+                };
+                let name = || {
+                    (entry.attr_value(gimli::DW_AT_name).ok().flatten())
+                        .and_then(|v| dwarf.attr_string(&unit, v).ok())
+                        .map(|s| s.to_string_lossy().into_owned())
+                };
+                match entry.tag() {
+                    gimli::DW_TAG_variable => {
+                        let addr = (entry.attr_value(gimli::DW_AT_location).ok().flatten())
+                            .and_then(|v| v.exprloc_value())
+                            .and_then(|e| address(&dwarf, &unit, e));
+                        if let (Some(addr), Some(ty)) = (addr, ty()) {
+                            out.globals.insert(addr, ty);
+                        }
+                    }
+                    gimli::DW_TAG_structure_type => {
+                        if let (Some(name), Some(t)) =
+                            (name(), type_at(&dwarf, &unit, entry.offset(), 0))
+                        {
+                            out.records.entry(name).or_insert(t);
+                        }
+                    }
+                    gimli::DW_TAG_typedef => {
+                        if let (Some(name), Some(t @ Type::Struct { .. })) = (name(), ty()) {
+                            out.records.entry(name).or_insert(t);
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
+        out
     }
-    out
 }
 
 /// The address of a location that is one `DW_OP_addr` or `DW_OP_addrx`.

@@ -18,6 +18,11 @@ const CASES: &[(&str, &str, &[&str])] = &[
     ("misuse", "c-tests/misuse/join_detached.c", &[]),
     ("data_race", "c-tests/races/counters.c", &["--races"]),
     (
+        "heap_fields",
+        "c-tests/names/heap_fields.c",
+        &["--full-trace"],
+    ),
+    (
         "keep_going",
         "c-tests/basic/lost_update.c",
         &["--keep-going"],

@@ -35,10 +35,12 @@ mod irreversible;
 mod linkage;
 mod loops;
 mod nondet;
+mod records;
 mod retry;
 mod tls;
 mod verifier;
 
+pub use records::Record;
 pub use tls::TlsVar;
 
 /// What the program's `main` is called once instrumented (the runtime owns `main`).
@@ -57,6 +59,10 @@ pub struct Site {
     /// For a copy, the variable it reads from, likewise.
     #[serde(default)]
     pub src_variable: Option<String>,
+    /// The struct a load or store goes through, if the pass can tell (naming heap
+    /// fields).
+    #[serde(default)]
+    pub record: Option<Record>,
 }
 
 /// An external function that cdpor does not model, called with a pointer to memory that
@@ -502,6 +508,13 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 Action::Copy { src, .. } => named_object(src),
                 _ => None,
             };
+            let record = match action {
+                Action::Load { ptr, .. }
+                | Action::Store { ptr, .. }
+                | Action::Rmw { ptr, .. }
+                | Action::CmpXchg { ptr, .. } => records::record_of(ptr, self.target_ref()),
+                _ => None,
+            };
             let site = self.sites.len() as u32;
             self.sites.push(Site {
                 op: action.op(&callee_name),
@@ -511,6 +524,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                 column,
                 variable,
                 src_variable,
+                record,
             });
             builder.position_before(&inst);
             self.emit(
@@ -776,6 +790,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             column,
             variable: None,
             src_variable: None,
+            record: None,
         });
         self.sites.len() as u32 - 1
     }

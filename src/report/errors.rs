@@ -172,7 +172,7 @@ impl Namer<'_> {
         let object = self.accessed(e, x);
         let mutex = || {
             self.symbols
-                .name(e.arg, &x.allocs, self.sites, None, x.names())
+                .name(e.arg, &x.allocs, self.sites, (None, None), x.names())
         };
         match Misuse::from_u32(what) {
             Some(Misuse::UnlockNotHeld) => {

@@ -12,6 +12,8 @@ pub use human::{cut_text, human};
 pub use json::*;
 pub use steps::interleaving;
 
+use std::collections::HashMap;
+
 use crate::style::{paint, ERROR, LOCATION, SAFE, THREAD};
 use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
 use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
@@ -21,7 +23,7 @@ use serde::Serialize;
 
 use crate::executor::{signal_name, End, Execution, FellBack, Reset};
 use crate::explore::{Cut, ErrorKind, Found, Summary};
-use crate::instrument::{Site, Warning};
+use crate::instrument::{Record, Site, Warning};
 use crate::schedule;
 use crate::symbols::{short, Symbols};
 
@@ -61,15 +63,39 @@ impl Namer<'_> {
 
     fn object(&self, addr: u64, x: &Execution) -> String {
         self.symbols
-            .name(addr, &x.allocs, self.sites, None, x.names())
+            .name(addr, &x.allocs, self.sites, (None, None), x.names())
     }
 
     /// The memory an event accesses: as `object`, with the site's variable for locals.
     fn accessed(&self, e: &Event, x: &Execution) -> String {
-        let local = (self.site(e.site))
-            .and_then(|s| Some((s.variable.as_deref()?, user_function(&s.function))));
+        let site = self.site(e.site);
+        let local = site.and_then(|s| Some((s.variable.as_deref()?, user_function(&s.function))));
+        // A block that some access reads as one whole struct is named by that struct
+        // (an access through a struct embedded in it would otherwise look like an
+        // element of an array of those).
+        let blocks = x.blocks(|| self.block_types(x));
+        let record = (self.symbols.block_of(e.addr, &x.allocs))
+            .and_then(|b| blocks.get(&b.addr))
+            .or_else(|| site.and_then(|s| s.record.as_ref()));
         self.symbols
-            .name(e.addr, &x.allocs, self.sites, local, x.names())
+            .name(e.addr, &x.allocs, self.sites, (local, record), x.names())
+    }
+
+    /// The heap blocks of `x` that an access goes to through a struct of the block's
+    /// size, and that struct, by the block's address.
+    fn block_types(&self, x: &Execution) -> HashMap<u64, Record> {
+        let mut out = HashMap::new();
+        for e in &x.events {
+            let Some(r) = self.site(e.site).and_then(|s| s.record.as_ref()) else {
+                continue;
+            };
+            if let Some(b) = self.symbols.block_of(e.addr, &x.allocs) {
+                if self.symbols.record_size(&r.name) == Some(b.size) {
+                    out.entry(b.addr).or_insert_with(|| r.clone());
+                }
+            }
+        }
+        out
     }
 
     /// `file:line` of an instruction of the program's own (not of the C library, nor of

@@ -38,7 +38,7 @@ impl Namer<'_> {
                         Some((s.src_variable.as_deref()?, user_function(&s.function)))
                     });
                     self.symbols
-                        .name(e.arg, &x.allocs, self.sites, local, x.names())
+                        .name(e.arg, &x.allocs, self.sites, (local, None), x.names())
                 }),
             ),
             // What the runtime does when a thread's function returns (exit handlers, key
