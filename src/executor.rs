@@ -147,6 +147,16 @@ impl Execution {
     }
 }
 
+/// A request posted before the `run` that waits for it, by its number.
+#[derive(Clone, Copy)]
+enum Posted {
+    /// Only the prefix of its schedule that was certain (`Executor::begin`): `steps`
+    /// steps.
+    Prefix { request: u32, steps: usize },
+    /// The whole of it (`Executor::complete`).
+    Whole { request: u32 },
+}
+
 /// How a worker gets back to the state before an execution (`--reset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Reset {
@@ -261,9 +271,8 @@ pub struct Executor {
     layout: Layout,
     timeout: Duration,
     spin: Spin,
-    /// A request posted with only the prefix of its schedule that was certain
-    /// (`begin`): its number and that prefix's length.
-    partial: Option<(u32, usize)>,
+    /// A request posted ahead of `run`.
+    posted: Option<Posted>,
     /// When the executor started, in time and in time-stamp counter ticks: what a tick
     /// is worth (`timing`).
     started: (Instant, u64),
@@ -347,7 +356,7 @@ impl Executor {
             layout,
             timeout: opts.timeout,
             spin: Spin::new(opts.cpu.spins()),
-            partial: None,
+            posted: None,
             started: (Instant::now(), ticks()),
         })
     }
@@ -485,28 +494,48 @@ impl Executor {
     /// hands in. `prefix` must be the start of that run's schedule.
     pub fn begin(&mut self, prefix: &[Step], max_steps: usize) {
         let empty = Request::default();
-        if self.partial.is_none() && prefix.len() <= self.layout.cap_steps {
+        if self.posted.is_none() && prefix.len() <= self.layout.cap_steps {
             let request = self.post(prefix, &empty, max_steps, 0, true);
-            self.partial = Some((request, prefix.len()));
+            self.posted = Some(Posted::Prefix {
+                request,
+                steps: prefix.len(),
+            });
         }
+    }
+
+    /// Hands in the rest of a request started with `begin`, so that the execution runs
+    /// on while cdpor does what the next `run` does not need first. `req` must be what
+    /// that `run` is given.
+    pub fn complete(&mut self, req: &Request) {
+        if let Some(Posted::Prefix { request, steps }) = self.posted {
+            if req.schedule.len() <= self.layout.cap_steps {
+                self.post_rest(req, request, steps);
+                self.posted = Some(Posted::Whole { request });
+            }
+        }
+    }
+
+    fn post_rest(&mut self, req: &Request, request: u32, known: usize) {
+        let posted = self.slice::<Step>(self.layout.schedule(), known);
+        assert!(
+            req.schedule.get(..known) == Some(&posted[..]),
+            "an execution was started on a prefix that its schedule does not have"
+        );
+        self.write_request(&req.schedule[known..], known, req);
+        self.hdr().sched_len = req.schedule.len() as u32;
+        self.words().2.post(request);
     }
 
     fn run_as(&mut self, req: &Request, max_steps: usize, probe: u64) -> Result<Execution, String> {
         if req.schedule.len() > self.layout.cap_steps {
             return Err("schedule longer than the step capacity".into());
         }
-        let request = match self.partial.take() {
-            Some((request, known)) => {
-                let posted = self.slice::<Step>(self.layout.schedule(), known);
-                assert!(
-                    req.schedule.get(..known) == Some(&posted[..]),
-                    "an execution was started on a prefix that its schedule does not have"
-                );
-                self.write_request(&req.schedule[known..], known, req);
-                self.hdr().sched_len = req.schedule.len() as u32;
-                self.words().2.post(request);
+        let request = match self.posted.take() {
+            Some(Posted::Prefix { request, steps }) => {
+                self.post_rest(req, request, steps);
                 request
             }
+            Some(Posted::Whole { request }) => request,
             None => self.post(&req.schedule, req, max_steps, probe, false),
         };
         let stopped = self.wait_done(request)?;

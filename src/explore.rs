@@ -554,6 +554,11 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             executor.begin(engine.next_prefix(n), opts.max_steps);
         }
         engine.plan(&trace);
+        // What follows does not change the next request: it runs meanwhile.
+        if let Some(next) = engine.next_request() {
+            executor.complete(next);
+        }
+        engine.prepare();
         // An execution's races are its end when nothing else ended it (or, under
         // --svcomp, when races are the property checked); else they are more errors of
         // it, which --keep-going reports too.

@@ -330,6 +330,14 @@ impl Analysis {
         self.marks.clear();
     }
 
+    /// Returns to the state before event `r`, if it keeps what it knows of a prefix:
+    /// the next execution departs there, or earlier.
+    pub fn rollback_to(&mut self, r: usize) {
+        if self.journal && r < self.hb.len() {
+            self.rollback(r);
+        }
+    }
+
     /// Returns to the state before event `r` (at most the number of events analysed).
     fn rollback(&mut self, r: usize) {
         let Some(&(undo, mem)) = self.marks.get(r) else {

@@ -313,7 +313,17 @@ impl Engine {
     pub fn record(&mut self, trace: &Trace) -> Result<(), EngineError> {
         self.take(trace)?;
         self.plan(trace);
+        self.prepare();
         Ok(())
+    }
+
+    /// Work for the next execution that does not change its request, done while it runs:
+    /// the analysis goes back to where that execution leaves the current path (what
+    /// `take` would do first).
+    pub fn prepare(&mut self) {
+        if let (Some(plan), true) = (&self.plan, self.alg != Algorithm::None) {
+            self.analysis.rollback_to(plan.div);
+        }
     }
 
     /// The first half of `record`: takes the execution of the last request in as the
