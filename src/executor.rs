@@ -340,11 +340,17 @@ impl Executor {
         if !opts.show_output {
             command.stdout(Stdio::null());
         }
+        let cdpor = std::process::id() as libc::pid_t;
         unsafe {
-            command.pre_exec(|| {
+            command.pre_exec(move || {
                 // Put the server in its own process group, so that a terminal's ^C reaches
                 // cdpor, which then tears the server down.
                 libc::setpgid(0, 0);
+                // Die with cdpor rather than linger, also if it died before this.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if libc::getppid() != cdpor {
+                    libc::_exit(1);
+                }
                 Ok(())
             });
         }

@@ -57,8 +57,6 @@ pub unsafe extern "C" fn cdpor_rt_main(
         return die("bad shared-memory region");
     }
     let hdr = base as *mut Header;
-    // Die with cdpor rather than linger.
-    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
     if let Some(cpu) = env_fd(shm::ENV_CPU) {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         libc::CPU_SET(cpu as usize, &mut set);
@@ -91,11 +89,17 @@ pub unsafe extern "C" fn cdpor_rt_main(
     let go = Word::new(&mut h.go, &mut h.go_sleeping);
     let done = Word::new(&mut h.done, &mut h.done_sleeping);
     let mut stillborn = 0;
+    let server = libc::getpid();
     loop {
         let taken_before = h.taken;
         let pid = libc::fork();
         if pid == 0 {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            // A server killed between the fork and the line above (cdpor tears it down
+            // as it forks the next worker) would leave this worker waiting for good.
+            if libc::getppid() != server {
+                libc::_exit(0);
+            }
             ffi::cdpor_install_signals(altstack, ALTSTACK);
             worker::serve(base as *mut u8, show_output, argc, argv, envp);
         }
