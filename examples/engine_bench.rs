@@ -37,26 +37,6 @@ fn readers(n: usize, shared: bool) -> Program {
     }
 }
 
-/// Thread 0 scans a[n..0] for the last zero; thread j sets a[j] = a[j-1] + 1.
-fn lastzero(n: usize) -> Program {
-    let mut scan = Vec::new();
-    for i in (0..=n).rev() {
-        scan.push(Op::read(i, 0));
-        scan.push(Op::SkipIfEq {
-            reg: 0,
-            value: 0,
-            skip: 2 * i,
-        });
-    }
-    let mut workers = vec![scan];
-    workers.extend((1..=n).map(|j| vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]));
-    Program {
-        workers,
-        vars: n + 1,
-        ..Default::default()
-    }
-}
-
 fn increments(threads: usize, k: usize) -> Program {
     let body = (0..k)
         .flat_map(|_| [Op::read(0, 0), Op::write_plus(0, 0, 1)])
@@ -218,8 +198,8 @@ fn main() {
         ("readers-shared-12".into(), readers(12, true), 10_000),
         ("readers-shared-14".into(), readers(14, true), 10_000),
         ("readers-distinct-13".into(), readers(13, false), 10_000),
-        ("lastzero-10".into(), lastzero(10), 10_000),
-        ("lastzero-12".into(), lastzero(12), 10_000),
+        ("lastzero-10".into(), Program::lastzero(10), 10_000),
+        ("lastzero-12".into(), Program::lastzero(12), 10_000),
         ("increments-3x2".into(), increments(3, 2), 10_000),
         ("increments-4x1".into(), increments(4, 1), 10_000),
         ("mutex-counter-6".into(), mutex_counter(6), 10_000),

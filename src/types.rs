@@ -115,11 +115,6 @@ impl Types {
                     Ok(Some(AttributeValue::UnitRef(t))) => type_at(&dwarf, &unit, t, 0),
                     _ => None,
                 };
-                let name = || {
-                    (entry.attr_value(gimli::DW_AT_name).ok().flatten())
-                        .and_then(|v| dwarf.attr_string(&unit, v).ok())
-                        .map(|s| s.to_string_lossy().into_owned())
-                };
                 match entry.tag() {
                     gimli::DW_TAG_variable => {
                         let addr = (entry.attr_value(gimli::DW_AT_location).ok().flatten())
@@ -130,14 +125,17 @@ impl Types {
                         }
                     }
                     gimli::DW_TAG_structure_type => {
-                        if let (Some(name), Some(t)) =
-                            (name(), type_at(&dwarf, &unit, entry.offset(), 0))
-                        {
+                        if let (Some(name), Some(t)) = (
+                            name(&dwarf, &unit, entry),
+                            type_at(&dwarf, &unit, entry.offset(), 0),
+                        ) {
                             out.records.entry(name).or_insert(t);
                         }
                     }
                     gimli::DW_TAG_typedef => {
-                        if let (Some(name), Some(t @ Type::Struct { .. })) = (name(), ty()) {
+                        if let (Some(name), Some(t @ Type::Struct { .. })) =
+                            (name(&dwarf, &unit, entry), ty())
+                        {
                             out.records.entry(name).or_insert(t);
                         }
                     }
@@ -147,6 +145,35 @@ impl Types {
         }
         out
     }
+}
+
+/// Calls `f` on each child of the entry at `at` that has tag `tag`.
+fn children<'a>(
+    unit: &gimli::Unit<R<'a>>,
+    at: UnitOffset,
+    tag: gimli::DwTag,
+    mut f: impl FnMut(&gimli::DebuggingInformationEntry<R<'a>>),
+) -> Option<()> {
+    let mut tree = unit.entries_tree(Some(at)).ok()?;
+    let root = tree.root().ok()?;
+    let mut children = root.children();
+    while let Ok(Some(child)) = children.next() {
+        if child.entry().tag() == tag {
+            f(child.entry());
+        }
+    }
+    Some(())
+}
+
+/// An entry's `DW_AT_name`.
+fn name(
+    dwarf: &gimli::Dwarf<R>,
+    unit: &gimli::Unit<R>,
+    e: &gimli::DebuggingInformationEntry<R>,
+) -> Option<String> {
+    (e.attr_value(gimli::DW_AT_name).ok().flatten())
+        .and_then(|v| dwarf.attr_string(unit, v).ok())
+        .map(|s| s.to_string_lossy().into_owned())
 }
 
 /// The address of a location that is one `DW_OP_addr` or `DW_OP_addrx`.
@@ -197,21 +224,8 @@ fn type_at(
         }),
         gimli::DW_TAG_structure_type | gimli::DW_TAG_class_type => {
             let mut fields = Vec::new();
-            let mut tree = unit.entries_tree(Some(at)).ok()?;
-            let root = tree.root().ok()?;
-            let mut children = root.children();
-            while let Ok(Some(child)) = children.next() {
-                let m = child.entry();
-                if m.tag() != gimli::DW_TAG_member {
-                    continue;
-                }
-                let name = m
-                    .attr_value(gimli::DW_AT_name)
-                    .ok()
-                    .flatten()
-                    .and_then(|v| dwarf.attr_string(unit, v).ok())
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default();
+            children(unit, at, gimli::DW_TAG_member, |m| {
+                let name = name(dwarf, unit, m).unwrap_or_default();
                 let offset = m
                     .attr_value(gimli::DW_AT_data_member_location)
                     .ok()
@@ -221,7 +235,7 @@ fn type_at(
                 if let Some(t) = inner(m) {
                     fields.push((name, offset, t));
                 }
-            }
+            })?;
             Some(Type::Struct {
                 size: size.unwrap_or(0),
                 fields,
@@ -231,14 +245,7 @@ fn type_at(
             let elem = inner(&entry)?;
             // One count per dimension, outermost first.
             let mut counts = Vec::new();
-            let mut tree = unit.entries_tree(Some(at)).ok()?;
-            let root = tree.root().ok()?;
-            let mut children = root.children();
-            while let Ok(Some(child)) = children.next() {
-                let s = child.entry();
-                if s.tag() != gimli::DW_TAG_subrange_type {
-                    continue;
-                }
+            children(unit, at, gimli::DW_TAG_subrange_type, |s| {
                 let count = (s.attr_value(gimli::DW_AT_count).ok().flatten())
                     .and_then(|v| v.udata_value())
                     .or_else(|| {
@@ -248,7 +255,7 @@ fn type_at(
                     })
                     .unwrap_or(0);
                 counts.push(count);
-            }
+            })?;
             Some(
                 counts
                     .into_iter()

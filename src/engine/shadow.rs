@@ -551,6 +551,48 @@ mod tests {
     /// Against a history per byte: each update sees, left to right, the histories of
     /// the bytes it covers (a run of equal ones as one or more), and leaves each byte
     /// the history the model gives it.
+    /// Event `ev` writes or reads `[lo, hi)`, in the shadow and in a model that keeps a
+    /// history per byte (a read keeps the reads of the other two thirds of events): the
+    /// update sees, left to right, the histories of the bytes it covers (a run of equal
+    /// ones as one or more).
+    fn update_as_model(
+        sh: &mut Shadow,
+        bytes: &mut [Seen],
+        (lo, hi): (u64, u64),
+        ev: u32,
+        write: bool,
+    ) {
+        let mut seen: Vec<Seen> = Vec::new();
+        sh.update(lo, hi, |c| {
+            let h = Seen {
+                last_write: c.last_write(),
+                reads: c.reads().to_vec(),
+            };
+            if seen.last() != Some(&h) {
+                seen.push(h);
+            }
+            if write {
+                c.write(ev);
+            } else {
+                c.read(ev, |r| r % 3 != ev % 3);
+            }
+        });
+        let mut expected: Vec<Seen> = bytes[lo as usize..hi as usize].to_vec();
+        expected.dedup();
+        assert_eq!(seen, expected, "event {ev} on [{lo}, {hi})");
+        for b in &mut bytes[lo as usize..hi as usize] {
+            if write {
+                *b = Seen {
+                    last_write: Some(ev),
+                    reads: vec![],
+                };
+            } else {
+                b.reads.retain(|r| r % 3 != ev % 3);
+                b.reads.push(ev);
+            }
+        }
+    }
+
     #[test]
     fn histories_are_those_of_each_byte() {
         let mut sh = Shadow::default();
@@ -562,36 +604,7 @@ mod tests {
             x ^= x << 17;
             let lo = x % 80;
             let hi = lo + 1 + (x >> 8) % if x & 1 << 20 != 0 { 16 } else { 4 };
-            let write = x.is_multiple_of(5);
-            let mut seen: Vec<Seen> = Vec::new();
-            sh.update(lo, hi, |c| {
-                let h = Seen {
-                    last_write: c.last_write(),
-                    reads: c.reads().to_vec(),
-                };
-                if seen.last() != Some(&h) {
-                    seen.push(h);
-                }
-                if write {
-                    c.write(ev);
-                } else {
-                    c.read(ev, |r| r % 3 != ev % 3);
-                }
-            });
-            let mut expected: Vec<Seen> = bytes[lo as usize..hi as usize].to_vec();
-            expected.dedup();
-            assert_eq!(seen, expected, "event {ev} on [{lo}, {hi})");
-            for b in &mut bytes[lo as usize..hi as usize] {
-                if write {
-                    *b = Seen {
-                        last_write: Some(ev),
-                        reads: vec![],
-                    };
-                } else {
-                    b.reads.retain(|r| r % 3 != ev % 3);
-                    b.reads.push(ev);
-                }
-            }
+            update_as_model(&mut sh, &mut bytes, (lo, hi), ev, x.is_multiple_of(5));
         }
         for (s, e, h) in sh.segments() {
             assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
@@ -631,36 +644,7 @@ mod tests {
                 let lo = (x >> 8) % 56;
                 (lo, lo + 1 + (x >> 16) % 8)
             };
-            let write = x.is_multiple_of(4);
-            let mut seen: Vec<Seen> = Vec::new();
-            sh.update(lo, hi, |c| {
-                let h = Seen {
-                    last_write: c.last_write(),
-                    reads: c.reads().to_vec(),
-                };
-                if seen.last() != Some(&h) {
-                    seen.push(h);
-                }
-                if write {
-                    c.write(ev);
-                } else {
-                    c.read(ev, |r| r % 3 != ev % 3);
-                }
-            });
-            let mut expected: Vec<Seen> = bytes[lo as usize..hi as usize].to_vec();
-            expected.dedup();
-            assert_eq!(seen, expected, "event {ev} on [{lo}, {hi})");
-            for b in &mut bytes[lo as usize..hi as usize] {
-                if write {
-                    *b = Seen {
-                        last_write: Some(ev),
-                        reads: vec![],
-                    };
-                } else {
-                    b.reads.retain(|r| r % 3 != ev % 3);
-                    b.reads.push(ev);
-                }
-            }
+            update_as_model(&mut sh, &mut bytes, (lo, hi), ev, x.is_multiple_of(4));
         }
         for (s, e, h) in sh.segments() {
             assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));

@@ -196,6 +196,29 @@ pub struct Program {
 }
 
 impl Program {
+    /// lastzero (Abdulla et al.): thread 0 scans a[n..0] for the last zero; thread j sets
+    /// a[j] = a[j-1] + 1. Its trace counts are published; the engine's tests check them
+    /// and its benchmark times them.
+    pub fn lastzero(n: usize) -> Program {
+        let mut scan = Vec::new();
+        for i in (0..=n).rev() {
+            scan.push(Op::read(i, 0));
+            // Stop at the first zero found: skip the remaining reads.
+            scan.push(Op::SkipIfEq {
+                reg: 0,
+                value: 0,
+                skip: 2 * i,
+            });
+        }
+        let mut workers = vec![scan];
+        workers.extend((1..=n).map(|j| vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]));
+        Program {
+            workers,
+            vars: n + 1,
+            ..Default::default()
+        }
+    }
+
     fn threads(&self) -> usize {
         1 + self.workers.len() + self.children.len()
     }

@@ -160,34 +160,10 @@ fn lock_protected_increments_have_n_factorial_traces() {
     }
 }
 
-/// Thread 0 scans a[n..0] for the last zero; thread j sets a[j] = a[j-1] + 1.
-fn lastzero(n: usize) -> Program {
-    let mut scan = Vec::new();
-    for i in (0..=n).rev() {
-        scan.push(Op::read(i, 0));
-        // Stop at the first zero found: skip the remaining reads.
-        scan.push(Op::SkipIfEq {
-            reg: 0,
-            value: 0,
-            skip: 2 * i,
-        });
-    }
-    let mut workers = vec![scan];
-    for j in 1..=n {
-        workers.push(vec![Op::read(j - 1, 0), Op::write_plus(j, 0, 1)]);
-    }
-    Program {
-        main: vec![],
-        workers,
-        vars: n + 1,
-        ..Default::default()
-    }
-}
-
 #[test]
 fn lastzero_matches_published_counts() {
     for (n, expect) in [(1, 2), (2, 5), (3, 12), (4, 28)] {
-        let prog = lastzero(n);
+        let prog = Program::lastzero(n);
         let c = if n <= 1 {
             check(&prog)
         } else {
@@ -1113,7 +1089,7 @@ fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
         vars: 2,
         ..Default::default()
     };
-    for prog in [lastzero(3), readers] {
+    for prog in [Program::lastzero(3), readers] {
         for bound in 1..30 {
             for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
                 let got = sim::explore_within(&prog, alg, LIMIT, bound).unwrap();
