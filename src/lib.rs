@@ -4,12 +4,14 @@
 //! server, `engine` (pure, no I/O) decides which executions to run with dynamic partial
 //! order reduction, `explore` drives the two, and `report` tells the user what was found.
 
+pub mod ahead;
 pub mod engine;
 pub mod executor;
 pub mod explore;
 pub mod instrument;
 pub mod interrupt;
 mod link;
+mod pool;
 pub mod program;
 pub mod report;
 pub mod sarif;

@@ -13,18 +13,19 @@
 //! * `optimal`: Optimal-DPOR (wakeup trees, sleep sets), one execution per trace and no
 //!   sleep-set-blocked executions.
 
+mod forecast;
 pub mod hb;
 #[cfg(test)]
 mod incremental_tests;
 mod shadow;
 pub mod sim;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod wakeup_tree;
 
 use cdpor_sched::event::FLAG_NO_COMMUTE;
 use cdpor_sched::ops::{self, rwlock, Dependence};
-use cdpor_sched::{Event, Kind, Step, ThreadSet};
+use cdpor_sched::{Event, Kind, Step, ThreadSet, Tid};
 
 use hb::{Analysis, Later, Race};
 use wakeup_tree::{dependences, initials_of, is_weak_initial_of, WakeupTree, WuNode};
@@ -360,16 +361,17 @@ impl Engine {
     /// Whether `plan_next` finds a branch to explore at node `i` (it mirrors its tests).
     fn has_branch_left(&self, i: usize) -> bool {
         let node = &self.nodes[i];
-        let e = node.event;
+        if alternative_at(self.alg, node).is_some() {
+            return true;
+        }
         match self.alg {
-            _ if self.alg != Algorithm::Optimal && e.choice + 1 < e.choices => true,
             Algorithm::Optimal => !node.wut.branches.is_empty(),
-            Algorithm::Source | Algorithm::Classic => {
+            alg => {
+                // The sleep set as `leave_branch` leaves it, as far as its threads go.
                 let mut asleep = asleep(&node.sleep);
-                asleep.insert(e.tid());
-                !node.backtrack().minus(node.done()).minus(asleep).is_empty()
+                asleep.insert(node.event.tid());
+                next_thread(alg, node, asleep, self.enabled[i]).is_some()
             }
-            Algorithm::None => !self.enabled[i].minus(node.done()).is_empty(),
         }
     }
 
@@ -604,17 +606,10 @@ impl Engine {
     /// Backtracks to the deepest node with a branch left, and plans its execution.
     fn plan_next(&mut self) -> Option<Plan> {
         while let Some(i) = self.nodes.len().checked_sub(1) {
-            let alg = self.alg;
             let request = &mut self.request;
-            let e = self.nodes[i].event;
-            if alg != Algorithm::Optimal && e.choice + 1 < e.choices {
-                // The operation's next alternative, before any other thread from here:
-                // its thread joins the sleep set once every alternative is explored.
+            if let Some(step) = alternative_at(self.alg, &self.nodes[i]) {
                 request.schedule.truncate(i);
-                request.schedule.push(Step {
-                    tid: e.tid,
-                    choice: e.choice + 1,
-                });
+                request.schedule.push(step);
                 request.sleep.clone_from(&self.nodes[i].sleep);
                 request.sleep_from = i;
                 return Some(Plan {
@@ -622,35 +617,15 @@ impl Engine {
                     branch: None,
                 });
             }
+            let enabled = self.enabled[i];
             let node = &mut self.nodes[i];
-            // The current branch from this node is fully explored (its thread is in
-            // `done` already: it was planned, or the node started with it).
-            match alg {
-                Algorithm::None => {}
-                // Classic DPOR's backtrack sets are persistent only under its own
-                // dependence, where reads do not commute; its sleep sets must agree.
-                Algorithm::Classic => sleep_push(
-                    &mut node.sleep,
-                    Event {
-                        flags: node.event.flags | FLAG_NO_COMMUTE,
-                        ..node.event
-                    },
-                ),
-                _ => sleep_push(&mut node.sleep, node.event),
-            }
-            let (next, branch) = match alg {
+            leave_branch(self.alg, &mut node.sleep, node.event);
+            let (next, branch) = match self.alg {
                 Algorithm::Optimal => match node.wut.take_leftmost() {
                     Some(b) => (Some(b.event.tid()), Some(b)),
                     None => (None, None),
                 },
-                Algorithm::Source | Algorithm::Classic => {
-                    let asleep = asleep(&node.sleep);
-                    (
-                        node.backtrack().minus(node.done()).minus(asleep).first(),
-                        None,
-                    )
-                }
-                Algorithm::None => (self.enabled[i].minus(node.done()).first(), None),
+                alg => (next_thread(alg, node, asleep(&node.sleep), enabled), None),
             };
             let Some(next) = next else {
                 self.cut(i);
@@ -659,23 +634,63 @@ impl Engine {
             node.sets_mut().done.insert(next);
             request.sleep.clone_from(&node.sleep);
             request.sleep_from = i;
-            let schedule = &mut request.schedule;
-            schedule.truncate(i);
-            schedule.push(match &branch {
-                Some(b) => Step::of(&b.event),
-                None => Step {
+            request.schedule.truncate(i);
+            match &branch {
+                Some(b) => push_chain(&mut request.schedule, b),
+                None => request.schedule.push(Step {
                     tid: next,
                     choice: 0,
-                },
-            });
-            let mut b = branch.as_ref().and_then(|b| b.children.first());
-            while let Some(n) = b {
-                schedule.push(Step::of(&n.event));
-                b = n.children.first();
+                }),
             }
             return Some(Plan { div: i, branch });
         }
         None
+    }
+}
+
+/// Not optimal: the next alternative of the operation taken at `node`, which goes before
+/// any other thread from there (its thread joins the sleep set once every alternative is
+/// explored). Optimal makes them wakeup-tree branches instead (`add_alternatives`).
+fn alternative_at(alg: Algorithm, node: &Node) -> Option<Step> {
+    let e = node.event;
+    (alg != Algorithm::Optimal && e.choice + 1 < e.choices).then_some(Step {
+        tid: e.tid,
+        choice: e.choice + 1,
+    })
+}
+
+/// A node's sleep set once the branch of its `event` is fully explored (its thread is in
+/// `done` already: it was planned, or the node started with it).
+fn leave_branch(alg: Algorithm, sleep: &mut Vec<Event>, event: Event) {
+    match alg {
+        Algorithm::None => {}
+        // Classic DPOR's backtrack sets are persistent only under its own dependence,
+        // where reads do not commute; its sleep sets must agree.
+        Algorithm::Classic => sleep_push(
+            sleep,
+            Event {
+                flags: event.flags | FLAG_NO_COMMUTE,
+                ..event
+            },
+        ),
+        _ => sleep_push(sleep, event),
+    }
+}
+
+/// Not optimal: the thread to explore next from `node`, with the threads `asleep` there.
+fn next_thread(alg: Algorithm, node: &Node, asleep: ThreadSet, enabled: ThreadSet) -> Option<Tid> {
+    match alg {
+        Algorithm::None => enabled.minus(node.done()).first(),
+        _ => node.backtrack().minus(node.done()).minus(asleep).first(),
+    }
+}
+
+/// The steps of a wakeup-tree branch, down its leftmost leaf.
+fn push_chain(schedule: &mut Vec<Step>, branch: &WuNode) {
+    let mut b = Some(branch);
+    while let Some(n) = b {
+        schedule.push(Step::of(&n.event));
+        b = n.children.first();
     }
 }
 

@@ -699,12 +699,12 @@ fn reversed_cmpxchg_may_change_outcome() {
 }
 
 /// Random programs, also used by `incremental_tests`.
-pub(super) mod random {
+pub(crate) mod random {
     use super::*;
     use proptest::prelude::*;
 
     /// `cases` programs from a fixed seed, the same in every run.
-    pub(in crate::engine) fn config(cases: u32, seed: u64) -> ProptestConfig {
+    pub(crate) fn config(cases: u32, seed: u64) -> ProptestConfig {
         ProptestConfig {
             cases,
             max_global_rejects: 10_000,
@@ -828,7 +828,7 @@ pub(super) mod random {
     }
 
     /// Workers, some of which create and join a child of their own.
-    pub(in crate::engine) fn program() -> impl Strategy<Value = Program> {
+    pub(crate) fn program() -> impl Strategy<Value = Program> {
         (2..4usize)
             .prop_flat_map(|vars| {
                 (
@@ -901,7 +901,7 @@ pub(super) mod random {
 
     /// Workers that spin until a variable holds a value (awaits), beside writes, reads,
     /// increments and locks: where a blocked await races with the writes that wake it.
-    pub(in crate::engine) fn await_program() -> impl Strategy<Value = Program> {
+    pub(crate) fn await_program() -> impl Strategy<Value = Program> {
         let op = prop_oneof![
             3 => (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
             2 => (0..2usize, 0..2usize).prop_map(|(v, r)| vec![Op::read(v, r)]),
@@ -932,7 +932,7 @@ pub(super) mod random {
     /// Workers that meet at a barrier (that waits for all of them or fewer, so that some
     /// may wait for good), with accesses before and after, and one that acts on being
     /// the serial thread.
-    pub(in crate::engine) fn barrier_program() -> impl Strategy<Value = Program> {
+    pub(crate) fn barrier_program() -> impl Strategy<Value = Program> {
         let access = prop_oneof![
             (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
             (0..2usize).prop_map(|v| vec![Op::read(v, 0)]),
