@@ -15,8 +15,10 @@ use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{
     End, ExecOptions, Execution, Executor, FellBack, Placement, Reset, RunOptions,
 };
+use crate::pool::{Pool, Switch};
 use crate::program::Program;
 use crate::schedule::Parsed;
+use cdpor_sched::shm::REPLACED_KINDS;
 
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -34,6 +36,10 @@ pub struct Options {
     pub run: RunOptions,
     /// How a worker gets back to the state before an execution.
     pub reset: Reset,
+    /// Workers running executions at once (`--threads`), and how long one worker's
+    /// executions must take before more run ahead (`pool::Switch`; default 100 us).
+    pub threads: usize,
+    pub run_ahead_from: Option<Duration>,
 }
 
 /// Probe executions (`scheduler::Probe`): how many, from which one of the series, the
@@ -170,7 +176,7 @@ pub struct Workers {
     pub forked: u32,
     /// In-place workers replaced after an execution they could not reset from, by why
     /// (`shm::Replaced`).
-    pub replaced: [u32; cdpor_sched::shm::REPLACED_KINDS],
+    pub replaced: [u32; REPLACED_KINDS],
     /// Time the workers spent running executions (`tail`: the part after the whole
     /// schedule was there, which cdpor waits for; the rest ran while cdpor analysed the
     /// execution before) and resetting after them (while cdpor analyses); time cdpor
@@ -181,6 +187,24 @@ pub struct Workers {
     pub resetting: Duration,
     pub waiting: Duration,
     pub engine: Duration,
+    /// Workers (`--threads`), and executions they ran ahead of the engine's asking.
+    pub threads: usize,
+    pub ran_ahead: u64,
+}
+
+impl Workers {
+    /// Adds what the worker processes of an executor, or of a pool, did.
+    fn add(&mut self, forked: u32, replaced: [u32; REPLACED_KINDS], fell_back: Option<FellBack>) {
+        self.forked += forked;
+        for (sum, n) in self.replaced.iter_mut().zip(replaced) {
+            *sum += n;
+        }
+        self.fell_back = self.fell_back.take().or(fell_back);
+    }
+
+    fn add_executor(&mut self, x: &Executor) {
+        self.add(x.timing().1, x.replaced(), x.fell_back());
+    }
 }
 
 impl Summary {
@@ -382,6 +406,8 @@ pub fn explore_in_rounds(
 
 pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     let start = Instant::now();
+    // Before placement() pins this thread: the CPUs the workers of a pool may use.
+    let cpus = allowed_cpus();
     let exec_opts = ExecOptions {
         max_steps: opts.max_steps,
         timeout: opts.exec_timeout,
@@ -391,8 +417,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         verify_reset: false,
         run: opts.run,
     };
-    let mut executor =
-        Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?;
+    let mut executor = Some(
+        Executor::start(&program.binary, &exec_opts).map_err(|e| Fatal::Start(e.to_string()))?,
+    );
+    // --threads: workers running ahead, once executions are long enough to gain by it.
+    let mut pool: Option<Pool> = None;
+    let mut switch = Switch::new(opts.threads, opts.run_ahead_from);
     let mut workers = Workers {
         reset: opts.reset,
         ..Workers::default()
@@ -407,10 +437,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     };
     let mut runs = 0u64;
     // Probes look for a first error; with --keep-going exploration counts them all.
-    let probes = if opts.keep_going {
-        0
-    } else {
-        run_probes(&mut executor, opts, start, &mut errors)?
+    let probes = match &mut executor {
+        Some(executor) if !opts.keep_going => run_probes(executor, opts, start, &mut errors)?,
+        _ => 0,
     };
     failing += errors.iter().map(|f| f.count).sum::<u64>();
     let (mut assume_blocked, mut thread_bounded, mut loop_bounded, mut stuck) = (0, 0, 0, 0);
@@ -441,11 +470,45 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                 break;
             }
         }
-        let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
+        if pool.is_none() && switch.due() {
+            if let Some(single) = executor.take() {
+                workers.add_executor(&single);
+            }
+            // More sides than CPUs, where one that spins holds up the one it waits for.
+            let sleeping = ExecOptions {
+                cpu: Placement::Sleeping,
+                ..exec_opts.clone()
+            };
+            let deadline = opts.time_limit.map(|l| start + l);
+            let n = opts.threads;
+            pool = Some(Pool::start(
+                &program.binary,
+                &sleeping,
+                n,
+                deadline,
+                cpus.as_deref(),
+            ));
+        }
         let handed = Instant::now();
-        let mut execution = (executor.run(req, opts.max_steps, left)).map_err(Fatal::Server)?;
+        let (execution, left, timing) = match (&mut pool, &mut executor) {
+            (Some(pool), _) => match pool.execution(&engine) {
+                Some(o) => (o.execution, o.left, o.timing),
+                None => {
+                    cut = crate::interrupt::requested().map(Cut::Interrupted);
+                    break;
+                }
+            },
+            (None, Some(executor)) => {
+                let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
+                let execution = executor.run(req, opts.max_steps, left);
+                let timing = executor.timing().0;
+                switch.observe(timing.run);
+                (execution, left, timing)
+            }
+            (None, None) => unreachable!("one worker or a pool"),
+        };
+        let mut execution = execution.map_err(Fatal::Server)?;
         let waited = handed.elapsed();
-        let (timing, _) = executor.timing();
         workers.run += timing.run;
         workers.tail += timing.tail;
         workers.resetting += timing.reset;
@@ -453,7 +516,8 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         runs += 1;
         // A test of the reset (`shm::ENV_VERIFY_RESET`) that found a difference: cdpor's
         // own bug, which no answer may hide.
-        if let Some(f) = executor.fell_back().filter(|f| f.why == Fallback::Verify) {
+        let fell_back = executor.as_ref().and_then(Executor::fell_back);
+        if let Some(f) = fell_back.filter(|f| f.why == Fallback::Verify) {
             return Err(Fatal::Server(format!(
                 "after execution {runs}, the in-place {}",
                 f.what
@@ -550,12 +614,12 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         let may_end = (!opts.keep_going
             && (classify(&execution.end, opts.run.svcomp).is_some() || races.peek().is_some()))
             || opts.max_executions.is_some_and(|max| runs >= max);
-        if let (Some(n), false) = (certain, may_end) {
+        if let (Some(n), false, Some(executor)) = (certain, may_end, &mut executor) {
             executor.begin(engine.next_prefix(n), opts.max_steps);
         }
         engine.plan(&trace);
         // What follows does not change the next request: it runs meanwhile.
-        if let Some(next) = engine.next_request() {
+        if let (Some(next), Some(executor)) = (engine.next_request(), &mut executor) {
             executor.complete(next);
         }
         engine.prepare();
@@ -612,9 +676,15 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     }
     progress.clear();
     workers.engine = start.elapsed().saturating_sub(workers.waiting);
-    workers.fell_back = executor.fell_back();
-    workers.forked = executor.timing().1;
-    workers.replaced = executor.replaced();
+    if let Some(single) = &executor {
+        workers.add_executor(single);
+    }
+    if let Some(pool) = &pool {
+        let (forked, replaced, fell_back) = pool.workers();
+        workers.add(forked, replaced, fell_back);
+        workers.ran_ahead = pool.ran_ahead;
+    }
+    workers.threads = opts.threads.max(1);
     // The property's errors first: the first is the answer.
     errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
     Ok(Summary {

@@ -167,7 +167,7 @@ enum ResetArg {
 struct RunArgs {
     #[command(flatten)]
     build: BuildArgs,
-    /// Parallel exploration workers (one worker for now).
+    /// Workers running executions at once (0: one per CPU).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Exploration algorithm.
@@ -367,7 +367,7 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
     }
 }
 
-fn run(args: RunArgs) -> ExitCode {
+fn run(mut args: RunArgs) -> ExitCode {
     // The time limit is the whole run's, compiling included (SV-COMP gives a task a
     // number of seconds for everything).
     let started = std::time::Instant::now();
@@ -377,17 +377,11 @@ fn run(args: RunArgs) -> ExitCode {
         AlgorithmArg::Classic => Algorithm::Classic,
         AlgorithmArg::None => Algorithm::None,
     };
+    if args.threads == 0 {
+        args.threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    }
     let json_out = args.json.as_deref();
     let quiet = json_out == Some("-");
-    if args.threads == 0 {
-        return fail("--threads must be at least 1");
-    }
-    if args.threads > 1 && !quiet {
-        say_err!(
-            "cdpor: parallel exploration is not implemented yet; using 1 worker instead of {}",
-            args.threads
-        );
-    }
     let program = match build(&args.build) {
         Ok(p) => p,
         Err(e) => {
@@ -449,6 +443,11 @@ fn run(args: RunArgs) -> ExitCode {
             from: 0,
             time: None,
         },
+        threads: args.threads,
+        // For tests: `CDPOR_RUN_AHEAD_US=0` runs ahead from the first execution.
+        run_ahead_from: (std::env::var("CDPOR_RUN_AHEAD_US").ok())
+            .and_then(|v| v.parse().ok())
+            .map(Duration::from_micros),
     };
     let b = &args.build;
     // Rounds find a first error sooner; --keep-going wants every error and whole counts,

@@ -15,8 +15,9 @@
 //! (comma-separated texts, each in the message of some reported error). Each check is a
 //! test of its own (`cargo test --test c_tests -- NAME` filters them);
 //! `CDPOR_TEST_FILTER=substr` runs only matching files. Each check runs with in-place
-//! reset and with a worker forked per execution (`[fork]` in its name), unless
-//! `CDPOR_TEST_RESET=inplace|fork` picks one.
+//! reset, with a worker forked per execution (`[fork]` in its name), and with three
+//! workers running ahead (`[threads]`), unless `CDPOR_TEST_RESET=inplace|fork|threads`
+//! picks one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -116,12 +117,15 @@ fn field<'a>(json: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::V
 
 fn run_check(root: &Path, c: &Check, reset: &str) -> Result<(), String> {
     let rel = c.file.strip_prefix(root).unwrap_or(&c.file);
-    let out = Command::new(env!("CARGO_BIN_EXE_cdpor"))
-        .current_dir(root)
-        .arg("run")
-        .arg(rel)
-        .args(&c.args)
-        .args(["--json", "-", "--reset", reset])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cdpor"));
+    cmd.current_dir(root).arg("run").arg(rel).args(&c.args);
+    match reset {
+        // Three workers running ahead from the first execution: the same answers.
+        "threads" => cmd.args(["--threads", "3"]).env("CDPOR_RUN_AHEAD_US", "0"),
+        reset => cmd.args(["--reset", reset]),
+    };
+    let out = cmd
+        .args(["--json", "-"])
         .output()
         .map_err(|e| format!("cannot run cdpor: {e}"))?;
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -240,10 +244,12 @@ fn main() -> std::process::ExitCode {
     let filter = std::env::var("CDPOR_TEST_FILTER").unwrap_or_default();
     // Every check in both reset modes: in place (the default) and with a worker forked
     // per execution, which must give the same answers; CDPOR_TEST_RESET picks one.
+    // And with three workers (`[threads]`), which must too.
     let modes: Vec<&'static str> = match std::env::var("CDPOR_TEST_RESET").as_deref() {
         Ok("fork") => vec!["fork"],
         Ok("inplace") => vec!["inplace"],
-        _ => vec!["inplace", "fork"],
+        Ok("threads") => vec!["threads"],
+        _ => vec!["inplace", "fork", "threads"],
     };
     let checks: Vec<Check> = files
         .iter()

@@ -52,21 +52,56 @@ fn usage_errors_exit_with_2() {
     );
     assert_eq!(cdpor(&["frobnicate"]).status.code(), Some(2));
     assert_eq!(
-        cdpor(&["run", "c-tests/basic/lost_update.c", "--threads", "0"])
+        cdpor(&["run", "c-tests/basic/lost_update.c", "--threads", "x"])
             .status
             .code(),
         Some(2)
     );
 }
 
+/// `cdpor run ARGS --json -` with `threads` workers running ahead from the first
+/// execution (`CDPOR_RUN_AHEAD_US=0`: else short executions stay with one worker).
+fn with_threads(args: &[&str], threads: &str) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([&["run"], args, &["--threads", threads, "--json", "-"]].concat())
+        .env("CDPOR_RUN_AHEAD_US", "0")
+        .output()
+        .expect("cdpor runs");
+    json(&out)
+}
+
 #[test]
-fn more_threads_than_workers_says_so() {
-    let out = cdpor(&["run", "c-tests/condvar/handoff.c", "--threads", "4"]);
-    assert_eq!(out.status.code(), Some(0));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("using 1 worker instead of 4"), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("verdict: safe"), "{stdout}");
+fn more_workers_give_the_answers_of_one() {
+    let programs: [&[&str]; 4] = [
+        &["c-tests/bench/lastzero.c", "-DN=4"],
+        &["c-tests/bench/readers.c", "-DN=5", "--algorithm", "source"],
+        &[
+            "c-tests/basic/lost_update.c",
+            "--keep-going",
+            "--algorithm",
+            "classic",
+        ],
+        &["c-tests/condvar/lost_wakeup.c", "--keep-going"],
+    ];
+    for args in programs {
+        let one = with_threads(args, "1");
+        for threads in ["2", "4", "0"] {
+            let more = with_threads(args, threads);
+            for key in [
+                "verdict",
+                "executions",
+                "blocked",
+                "failing_executions",
+                "errors",
+            ] {
+                assert_eq!(one[key], more[key], "{args:?} --threads {threads}: {key}");
+            }
+        }
+        let more = with_threads(args, "4");
+        assert_eq!(more["threads"], 4);
+        assert!(one["executions"].as_u64().unwrap() > 1, "{args:?}");
+    }
 }
 
 #[test]
@@ -168,24 +203,70 @@ fn replay_shows_the_programs_output() {
     assert!(Path::new(&src).exists());
 }
 
-#[test]
-fn an_interrupt_ends_the_run_with_a_report() {
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let parent = |stat: &str| {
+        // pid (comm) state ppid ...: comm may hold spaces, not a ')'.
+        let rest = &stat[stat.rfind(')')? + 1..];
+        rest.split_whitespace().nth(1)?.parse::<u32>().ok()
+    };
+    (std::fs::read_dir("/proc").unwrap().flatten())
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+            parent(&stat) == Some(pid)
+        })
+        .collect()
+}
+
+fn interrupted(threads: &str) {
     // readers(24) has 2^24 traces: it runs for far longer than it takes to interrupt.
     let child = Command::new(env!("CARGO_BIN_EXE_cdpor"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(["run", "c-tests/bench/readers.c", "-DN=24", "--json", "-"])
+        .args(["--threads", threads])
+        .env("CDPOR_RUN_AHEAD_US", "0")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("cdpor runs");
     std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Its fork servers, one per worker.
+    let servers = children(child.id());
+    assert!(servers.len() >= threads.parse().unwrap(), "{servers:?}");
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(out.status.code(), Some(3), "--threads {threads}");
     let v = json(&out);
     assert_eq!(v["verdict"], "incomplete");
     assert_eq!(v["cut"], "interrupted by SIGINT");
     assert!(v["executions"].as_u64().unwrap() < 1 << 24);
+    // None of them, nor their workers, is left behind.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let alive = |p: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).unwrap_or_default();
+        let state = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().next());
+        state.is_some_and(|s| s != "Z")
+    };
+    for s in servers {
+        let workers: Vec<u32> = children(s).into_iter().filter(|&w| alive(w)).collect();
+        assert!(
+            !alive(s) && workers.is_empty(),
+            "--threads {threads}: server {s} or its workers {workers:?} left behind"
+        );
+    }
+}
+
+#[test]
+fn an_interrupt_ends_the_run_with_a_report() {
+    interrupted("1");
+}
+
+#[test]
+fn an_interrupt_stops_every_worker() {
+    interrupted("4");
 }
 
 #[test]

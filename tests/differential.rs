@@ -407,6 +407,14 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>, oracle: bo
             Reset::InPlace
         },
         probes: Default::default(),
+        // Optimal with two workers running ahead from the first execution: the same
+        // answers as one.
+        threads: if algorithm == Algorithm::Optimal {
+            2
+        } else {
+            1
+        },
+        run_ahead_from: Some(Duration::ZERO),
     };
     explore::explore(program, &opts).unwrap_or_else(|f| panic!("{algorithm:?}: {f:?}"))
 }
