@@ -565,37 +565,21 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
                     execution.events.len() + 1
                 )))
             }
-            End::SleepBlocked => TraceEnd::SleepBlocked,
-            End::StepBound => TraceEnd::Stopped,
-            End::ThreadBound => {
-                thread_bounded += 1;
-                TraceEnd::Stopped
+            end => {
+                match end {
+                    End::ThreadBound => thread_bounded += 1,
+                    End::TimedWaitCut => timeouts_cut += 1,
+                    End::LoopBound { site, .. } => {
+                        loop_bounded += 1;
+                        unrolled.insert(*site);
+                    }
+                    End::AssumeFail { .. } => assume_blocked += 1,
+                    End::StaleSpin { .. } => stale_spins += 1,
+                    End::Deadlock | End::Livelock if opts.run.svcomp => stuck += 1,
+                    _ => {}
+                }
+                trace_end(end).expect("an end the exploration goes on from")
             }
-            End::TimedWaitCut => {
-                timeouts_cut += 1;
-                TraceEnd::Stopped
-            }
-            End::LoopBound { site, .. } => {
-                loop_bounded += 1;
-                unrolled.insert(*site);
-                TraceEnd::Stopped
-            }
-            End::Crash { .. } | End::Died(_) | End::Memory { .. } | End::Misuse { .. } => {
-                TraceEnd::Maximal { killed: true }
-            }
-            End::AssumeFail { .. } => {
-                assume_blocked += 1;
-                TraceEnd::Maximal { killed: true }
-            }
-            End::StaleSpin { .. } => {
-                stale_spins += 1;
-                TraceEnd::Maximal { killed: false }
-            }
-            End::Deadlock | End::Livelock if opts.run.svcomp => {
-                stuck += 1;
-                TraceEnd::Maximal { killed: false }
-            }
-            _ => TraceEnd::Maximal { killed: false },
         };
         let trace = Trace {
             events: &execution.events,
@@ -703,6 +687,24 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         elapsed: start.elapsed(),
         probes,
         workers,
+    })
+}
+
+/// What an execution's end means to the engine; `None` for the ends that stop the run
+/// (a hang, an unsupported call, a schedule that could not be followed).
+pub(crate) fn trace_end(end: &End) -> Option<TraceEnd> {
+    Some(match end {
+        End::TimedOut { .. } | End::Unsupported { .. } | End::Diverged(_) => return None,
+        End::SleepBlocked => TraceEnd::SleepBlocked,
+        End::StepBound | End::ThreadBound | End::TimedWaitCut | End::LoopBound { .. } => {
+            TraceEnd::Stopped
+        }
+        End::Crash { .. }
+        | End::Died(_)
+        | End::Memory { .. }
+        | End::Misuse { .. }
+        | End::AssumeFail { .. } => TraceEnd::Maximal { killed: true },
+        _ => TraceEnd::Maximal { killed: false },
     })
 }
 

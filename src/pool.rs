@@ -12,9 +12,10 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use crate::ahead::Ahead;
-use crate::engine::{Engine, Request};
+use crate::engine::{Engine, Pending, Request, Trace, TraceEnd};
 use crate::executor::{ExecOptions, Execution, Executor, FellBack, Timing};
 use cdpor_sched::shm::REPLACED_KINDS;
+use cdpor_sched::{Event, ThreadSet};
 
 /// One execution's result as a worker hands it back.
 pub struct Outcome {
@@ -27,7 +28,10 @@ pub struct Outcome {
 struct Job {
     id: u64,
     req: Request,
-    left: Option<Duration>,
+    /// The end of `--time-limit`.
+    deadline: Option<Instant>,
+    /// For a request run ahead: an engine that goes on into its subtree.
+    fork: Option<Box<Engine>>,
 }
 
 /// A worker's state after an execution, beside its result.
@@ -38,21 +42,48 @@ struct Report {
     fell_back: Option<FellBack>,
 }
 
-struct Done {
-    worker: usize,
-    id: u64,
-    outcome: Outcome,
-    report: Report,
+enum Message {
+    /// The result of job `id`.
+    Done {
+        id: u64,
+        outcome: Outcome,
+        report: Report,
+    },
+    /// A request of the subtree explored after a job, about to run.
+    Running { req: Request },
+    /// Its result.
+    Offer {
+        req: Request,
+        outcome: Outcome,
+        report: Report,
+    },
+    /// The subtree explored after job `id` is done (or left for good).
+    Idle { id: u64 },
+}
+
+/// Executions a worker runs ahead in a subtree after its job, at most: the results
+/// wait for the engine, and beyond a few the subtree's requests are likelier to change
+/// (a race found before the engine gets there adds to it).
+const SUBTREE: usize = 64;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Idle,
+    /// On a job (`true`: with an engine to go on into its subtree): the engine may wait
+    /// for its result.
+    Job(u64, bool),
+    /// Exploring ahead after job `id`: gives way to the next job.
+    Subtree(u64),
 }
 
 pub struct Pool {
     jobs: Vec<Sender<Job>>,
-    busy: Vec<bool>,
-    done: Receiver<Done>,
+    state: Vec<State>,
+    done: Receiver<(usize, Message)>,
     reports: Vec<Report>,
     ahead: Ahead<Outcome>,
     deadline: Option<Instant>,
-    /// Executions run ahead, and of those used.
+    /// Executions run ahead of the engine's asking, and of those used.
     pub ran_ahead: u64,
     pub used_ahead: u64,
 }
@@ -79,56 +110,19 @@ impl Pool {
                     if let Some(cpus) = cpus {
                         allow(&cpus);
                     }
-                    let mut executor = Executor::start(&binary, &opts);
-                    for job in rx {
-                        let (execution, report, timing) = match &mut executor {
-                            Ok(x) => {
-                                // cdpor's own failure must reach the engine's thread,
-                                // which waits for this result.
-                                let run =
-                                    AssertUnwindSafe(|| x.run(&job.req, opts.max_steps, job.left));
-                                let execution =
-                                    std::panic::catch_unwind(run).unwrap_or_else(|_| {
-                                        Err("a worker thread of cdpor failed".into())
-                                    });
-                                let (timing, forked) = x.timing();
-                                let report = Report {
-                                    forked,
-                                    replaced: x.replaced(),
-                                    fell_back: x.fell_back(),
-                                };
-                                (execution, report, timing)
-                            }
-                            Err(e) => (Err(e.to_string()), Report::default(), Timing::default()),
-                        };
-                        let outcome = Outcome {
-                            execution,
-                            left: job.left,
-                            timing,
-                        };
-                        let id = job.id;
-                        if (done.send(Done {
-                            worker,
-                            id,
-                            outcome,
-                            report,
-                        }))
-                        .is_err()
-                        {
-                            break;
-                        }
-                    }
+                    let executor = Executor::start(&binary, &opts).map_err(|e| e.to_string());
+                    let send = |m: Message| done.send((worker, m)).is_ok();
+                    work(executor, &opts, &rx, send);
                 });
                 tx
             })
             .collect();
         Pool {
             jobs,
-            busy: vec![false; n],
+            state: vec![State::Idle; n],
             done,
             reports: vec![Report::default(); n],
-            // Enough results kept to cover the time a worker takes to hand one in.
-            ahead: Ahead::new(4 * n),
+            ahead: Ahead::new(SUBTREE * n),
             deadline,
             ran_ahead: 0,
             used_ahead: 0,
@@ -137,7 +131,7 @@ impl Pool {
 
     /// The result of the engine's next request, once a worker has run it; `None` if a
     /// ^C or SIGTERM came first. Meanwhile idle workers run what the engine will ask for
-    /// next.
+    /// later.
     pub fn execution(&mut self, engine: &Engine) -> Option<Outcome> {
         let req = engine.next_request()?;
         self.ahead.planned(req);
@@ -149,18 +143,19 @@ impl Pool {
                 return Some(outcome);
             }
             if !self.ahead.has(req) {
-                if let Some(w) = self.idle() {
-                    self.hand_out(w, req.clone());
+                // An idle worker, else one exploring a subtree ahead, which gives way.
+                let idle = self.state.iter().position(|s| *s == State::Idle);
+                let free = |s: &State| matches!(s, State::Subtree(_));
+                if let Some(w) = idle.or_else(|| self.state.iter().position(free)) {
+                    self.hand_out(w, req.clone(), None);
                     ahead = false;
                 }
             }
             self.run_ahead(engine);
             loop {
                 match self.done.recv_timeout(Duration::from_millis(50)) {
-                    Ok(done) => {
-                        self.busy[done.worker] = false;
-                        self.reports[done.worker] = done.report;
-                        self.ahead.result(done.id, done.outcome);
+                    Ok((w, message)) => {
+                        self.take_in(w, message);
                         break;
                     }
                     Err(RecvTimeoutError::Timeout) => {
@@ -168,35 +163,69 @@ impl Pool {
                             return None;
                         }
                     }
-                    Err(RecvTimeoutError::Disconnected) => unreachable!("the pool holds a sender"),
+                    Err(RecvTimeoutError::Disconnected) => unreachable!("workers outlive the pool"),
                 }
             }
         }
     }
 
-    fn idle(&self) -> Option<usize> {
-        self.busy.iter().position(|b| !b)
+    fn take_in(&mut self, w: usize, message: Message) {
+        match message {
+            Message::Done {
+                id,
+                outcome,
+                report,
+            } => {
+                self.reports[w] = report;
+                match self.state[w] {
+                    State::Job(i, true) if i == id => self.state[w] = State::Subtree(id),
+                    State::Job(i, false) if i == id => self.state[w] = State::Idle,
+                    _ => {}
+                }
+                self.ahead.result(id, outcome);
+            }
+            Message::Running { req } => self.ahead.announce(req),
+            Message::Offer {
+                req,
+                outcome,
+                report,
+            } => {
+                self.reports[w] = report;
+                self.ran_ahead += 1;
+                self.ahead.offer(req, outcome);
+            }
+            Message::Idle { id } => {
+                if self.state[w] == State::Subtree(id) {
+                    self.state[w] = State::Idle;
+                }
+            }
+        }
     }
 
-    /// Idle workers run the requests the engine will make after its next one.
+    /// Idle workers run the requests the engine will make after its next one, each
+    /// with an engine of its own to go on into its subtree.
     fn run_ahead(&mut self, engine: &Engine) {
-        while let Some(w) = self.idle() {
+        while let Some(w) = self.state.iter().position(|s| *s == State::Idle) {
             let Some(req) = self.ahead.to_run_ahead(engine) else {
                 return;
             };
-            self.hand_out(w, req);
+            let fork = Box::new(engine.fork_for(&req));
+            self.hand_out(w, req, Some(fork));
             self.ran_ahead += 1;
         }
     }
 
-    fn hand_out(&mut self, w: usize, req: Request) {
-        let left = self
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()));
+    fn hand_out(&mut self, w: usize, req: Request, fork: Option<Box<Engine>>) {
         let id = self.ahead.hand_out(req.clone());
-        self.busy[w] = true;
+        self.state[w] = State::Job(id, fork.is_some());
+        let job = Job {
+            id,
+            req,
+            deadline: self.deadline,
+            fork,
+        };
         self.jobs[w]
-            .send(Job { id, req, left })
+            .send(job)
             .expect("a worker's thread ends only with the pool");
     }
 
@@ -215,6 +244,121 @@ impl Pool {
             self.reports.iter().find_map(|r| r.fell_back.clone()),
         )
     }
+}
+
+/// A worker's thread: runs each job, then explores ahead in its subtree (`SUBTREE`
+/// executions at most) until the next job comes.
+fn work(
+    mut executor: Result<Executor, String>,
+    opts: &ExecOptions,
+    jobs: &Receiver<Job>,
+    send: impl Fn(Message) -> bool,
+) {
+    let mut next = None;
+    loop {
+        let Some(job) = next.take().or_else(|| jobs.recv().ok()) else {
+            return;
+        };
+        let (outcome, report) = run(&mut executor, opts, &job.req, job.deadline);
+        let mut fork = job.fork.map(|f| (f, job.req.sleep_from));
+        let mut last = fork.as_ref().and_then(|_| taken(&outcome));
+        let id = job.id;
+        if !send(Message::Done {
+            id,
+            outcome,
+            report,
+        }) {
+            return;
+        }
+        let Some((engine, root)) = &mut fork else {
+            continue;
+        };
+        for _ in 0..SUBTREE {
+            let Some((trace, end)) = last.take() else {
+                break;
+            };
+            let trace = Trace {
+                events: &trace.0,
+                enabled: &trace.1,
+                pending: &trace.2,
+                end,
+            };
+            if engine.record(&trace).is_err() {
+                break;
+            }
+            let Some(req) = engine.next_request().filter(|r| r.sleep_from >= *root) else {
+                break;
+            };
+            if let Ok(job) = jobs.try_recv() {
+                next = Some(job);
+                break;
+            }
+            if !send(Message::Running { req: req.clone() }) {
+                return;
+            }
+            let (outcome, report) = run(&mut executor, opts, req, job.deadline);
+            last = taken(&outcome);
+            let req = req.clone();
+            if !send(Message::Offer {
+                req,
+                outcome,
+                report,
+            }) {
+                return;
+            }
+        }
+        if next.is_none() && !send(Message::Idle { id: job.id }) {
+            return;
+        }
+    }
+}
+
+/// What a subtree's engine takes in of an execution: its events, and how it ended
+/// (`None`: the run stops there).
+type Taken = ((Vec<Event>, Vec<ThreadSet>, Vec<Pending>), TraceEnd);
+
+fn taken(outcome: &Outcome) -> Option<Taken> {
+    let x = outcome.execution.as_ref().ok()?;
+    let end = crate::explore::trace_end(&x.end)?;
+    Some((
+        (x.events.clone(), x.enabled.clone(), x.pending.clone()),
+        end,
+    ))
+}
+
+fn run(
+    executor: &mut Result<Executor, String>,
+    opts: &ExecOptions,
+    req: &Request,
+    deadline: Option<Instant>,
+) -> (Outcome, Report) {
+    let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let x = match executor {
+        Ok(x) => x,
+        Err(e) => {
+            let outcome = Outcome {
+                execution: Err(e.clone()),
+                left,
+                timing: Timing::default(),
+            };
+            return (outcome, Report::default());
+        }
+    };
+    // cdpor's own failure must reach the engine's thread, which waits for this result.
+    let execution = std::panic::catch_unwind(AssertUnwindSafe(|| x.run(req, opts.max_steps, left)))
+        .unwrap_or_else(|_| Err("a worker thread of cdpor failed".into()));
+    let (timing, forked) = x.timing();
+    let report = Report {
+        forked,
+        replaced: x.replaced(),
+        fell_back: x.fell_back(),
+    };
+    let outcome = Outcome {
+        execution,
+        left,
+        timing,
+    };
+    (outcome, report)
 }
 
 /// Lets this thread (and the worker processes it starts) run on any of `cpus`.

@@ -9,7 +9,7 @@
  * run: -DN=3 --algorithm optimal ; verdict=safe executions=6 blocked=0
  * run: -DN=4 --algorithm optimal ; verdict=safe executions=24 blocked=0
  * run: -DN=3 --algorithm source ; verdict=safe executions=6
- * run: -DN=3 --algorithm none ; verdict=safe executions=6
+ * run: -DN=3 -DW=20 --algorithm classic ; verdict=safe
  */
 #include <assert.h>
 #include <pthread.h>

@@ -20,7 +20,7 @@
 //! made, so such a forecast costs an execution run in vain, never a different answer.
 
 use super::{alternative_at, asleep, leave_branch, next_thread, push_chain, Algorithm, Engine};
-use super::{Request, Step};
+use super::{Analysis, Request, Stats, Step};
 
 impl Engine {
     /// The requests that will follow the next one, nearest first (deepest node first):
@@ -29,6 +29,28 @@ impl Engine {
     pub fn forecasts(&self) -> impl Iterator<Item = Request> + '_ {
         let div = self.plan.as_ref().map_or(0, |p| p.div);
         (0..div).rev().filter_map(|i| self.forecast_at(i))
+    }
+
+    /// An engine that explores ahead the subtree of the forecast `f` (one of
+    /// `forecasts`): its path is this one's down to the node `f` leaves it at, planned as
+    /// this engine will plan it, and it analyses each execution from its first event (it
+    /// has none of this one's analysis). Its requests are this engine's as long as no race
+    /// found here before it gets there adds a branch to that subtree; until it leaves the
+    /// subtree (a request that leaves the path above `f.sleep_from`).
+    pub fn fork_for(&self, f: &Request) -> Engine {
+        let i = f.sleep_from;
+        let mut fork = Engine {
+            nodes: self.nodes[..=i].to_vec(),
+            enabled: self.enabled[..=i].to_vec(),
+            analysis: Analysis::new(),
+            incremental: false,
+            stats: Stats::default(),
+            ..Engine::new(self.alg)
+        };
+        fork.request.schedule = self.request.schedule[..i].to_vec();
+        fork.plan = fork.plan_next();
+        debug_assert_eq!(fork.next_request(), Some(f));
+        fork
     }
 
     /// What `plan_next` will plan at node `i` when it backtracks there.
