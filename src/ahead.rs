@@ -238,7 +238,9 @@ mod tests {
                 _ => {
                     if let (Some(f), Some(w)) = (ahead.to_run_ahead(&engine), idle) {
                         let id = ahead.hand_out(f.clone());
-                        let fork = Some((engine.fork_for(&f), f.sleep_from));
+                        let fork = engine.fork_for(&f);
+                        assert_eq!(fork.next_request(), Some(&f), "a fork plans its forecast");
+                        let fork = Some((fork, f.sleep_from));
                         busy[w] = Some(Work {
                             id: Some(id),
                             req: f,

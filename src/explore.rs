@@ -187,8 +187,7 @@ pub struct Workers {
     pub resetting: Duration,
     pub waiting: Duration,
     pub engine: Duration,
-    /// Workers (`--threads`), and executions they ran ahead of the engine's asking.
-    pub threads: usize,
+    /// With `--threads`: executions run ahead of the engine's asking.
     pub ran_ahead: u64,
 }
 
@@ -668,7 +667,6 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         workers.add(forked, replaced, fell_back);
         workers.ran_ahead = pool.ran_ahead;
     }
-    workers.threads = opts.threads.max(1);
     // The property's errors first: the first is the answer.
     errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
     Ok(Summary {

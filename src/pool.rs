@@ -1,10 +1,12 @@
 //! `--threads N`: N workers, each a thread of cdpor driving an executor of its own (its
 //! own fork server and worker process), that run the engine's next execution and the
-//! ones it will ask for after it (`ahead`), while the engine takes results in.
+//! ones it will ask for after it (`ahead`), while the engine takes results in; a worker
+//! that ran a forecast goes on into its subtree with a copy of the engine
+//! (`Engine::fork_for`) until the engine needs it (docs/parallel.md).
 //!
-//! A worker's thread only hands requests over and waits: the program runs in the
-//! worker's process, and the thread sleeps meanwhile. A worker whose program crashes or
-//! whose process dies is replaced by its executor, as with one worker.
+//! The program runs in the worker's process; its thread sleeps meanwhile, and analyses
+//! the executions of a subtree it explores ahead. A worker whose program crashes or whose
+//! process dies is replaced by its executor, as with one worker.
 
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
@@ -373,8 +375,8 @@ fn allow(cpus: &[usize]) {
 /// When a run with more than one worker starts running ahead. The hand-offs between
 /// threads and processes that asleep wait for each other cost some tens of microseconds
 /// per execution, which one worker spinning beside cdpor does not pay: running ahead
-/// gains only on executions that take longer (measured: slower below 60 us, faster from
-/// 150 us; docs/parallel.md). So one worker runs the first executions, and the pool
+/// gains only on executions that take longer (measured: slower at 40 us, even at 60 us,
+/// faster from 110 us; docs/parallel.md). So one worker runs the first executions, and the pool
 /// takes over once most of them take `threshold` or longer.
 pub struct Switch {
     on: bool,

@@ -20,7 +20,7 @@
 //! made, so such a forecast costs an execution run in vain, never a different answer.
 
 use super::{alternative_at, asleep, leave_branch, next_thread, push_chain, Algorithm, Engine};
-use super::{Analysis, Request, Stats, Step};
+use super::{Request, Step};
 
 impl Engine {
     /// The requests that will follow the next one, nearest first (deepest node first):
@@ -33,18 +33,16 @@ impl Engine {
 
     /// An engine that explores ahead the subtree of the forecast `f` (one of
     /// `forecasts`): its path is this one's down to the node `f` leaves it at, planned as
-    /// this engine will plan it, and it analyses each execution from its first event (it
-    /// has none of this one's analysis). Its requests are this engine's as long as no race
-    /// found here before it gets there adds a branch to that subtree; until it leaves the
-    /// subtree (a request that leaves the path above `f.sleep_from`).
+    /// this engine will plan it. It has none of this one's analysis: it analyses its
+    /// first execution from the first event, the next ones from where they depart. Its
+    /// requests are this engine's as long as no race found here before it gets there
+    /// adds a branch to that subtree; until it leaves the subtree (a request that leaves
+    /// the path above `f.sleep_from`).
     pub fn fork_for(&self, f: &Request) -> Engine {
         let i = f.sleep_from;
         let mut fork = Engine {
             nodes: self.nodes[..=i].to_vec(),
             enabled: self.enabled[..=i].to_vec(),
-            analysis: Analysis::new(),
-            incremental: false,
-            stats: Stats::default(),
             ..Engine::new(self.alg)
         };
         fork.request.schedule = self.request.schedule[..i].to_vec();
