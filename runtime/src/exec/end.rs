@@ -17,10 +17,24 @@ impl Exec {
         }
     }
 
+    /// A thread stopped at a redundant try of a retry loop (`stale`), if any: an end of
+    /// the process that came while one waits there is that of a redundant execution, as
+    /// when no other thread can go on. The execution in which the thread's load comes
+    /// after the change its try read covers the rest of it; the end comes after that
+    /// thread's future there (docs/reductions.md).
+    fn parked_stale(&self) -> Option<(Outcome, Tid)> {
+        (self.ready.iter())
+            .find(|&t| self.stale(t))
+            .map(|t| (Outcome::StaleSpin, t))
+    }
+
     /// Writes how the execution ended and leaves the process.
     pub(super) fn finish(&mut self, outcome: Outcome, tid: Tid, code: i64) -> ! {
         let (outcome, tid) = match outcome {
-            Outcome::Exit | Outcome::AssumeFail => self.cut_by_bound().unwrap_or((outcome, tid)),
+            Outcome::Exit => (self.cut_by_bound())
+                .or_else(|| self.parked_stale())
+                .unwrap_or((outcome, tid)),
+            Outcome::AssumeFail => self.cut_by_bound().unwrap_or((outcome, tid)),
             _ => (outcome, tid),
         };
         let site = match outcome {
