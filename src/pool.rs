@@ -61,6 +61,8 @@ enum Message {
     },
     /// The subtree explored after job `id` is done (or left for good).
     Idle { id: u64 },
+    /// cdpor's own code failed on the worker's thread, which has ended.
+    Failed,
 }
 
 /// Executions a worker runs ahead in a subtree after its job, at most: the results
@@ -88,6 +90,8 @@ pub struct Pool {
     /// Executions run ahead of the engine's asking, and of those used.
     pub ran_ahead: u64,
     pub used_ahead: u64,
+    /// A worker's thread failed: the engine must not wait for what it was running.
+    failed: bool,
 }
 
 impl Pool {
@@ -114,7 +118,10 @@ impl Pool {
                     }
                     let executor = Executor::start(&binary, &opts).map_err(|e| e.to_string());
                     let send = |m: Message| done.send((worker, m)).is_ok();
-                    work(executor, &opts, &rx, send);
+                    let work = AssertUnwindSafe(|| work(executor, &opts, &rx, send));
+                    if std::panic::catch_unwind(work).is_err() {
+                        let _ = done.send((worker, Message::Failed));
+                    }
                 });
                 tx
             })
@@ -128,6 +135,7 @@ impl Pool {
             deadline,
             ran_ahead: 0,
             used_ahead: 0,
+            failed: false,
         }
     }
 
@@ -139,6 +147,14 @@ impl Pool {
         self.ahead.planned(req);
         let mut ahead = true;
         loop {
+            if self.failed {
+                let outcome = Outcome {
+                    execution: Err("a worker thread of cdpor failed".into()),
+                    left: None,
+                    timing: Timing::default(),
+                };
+                return Some(outcome);
+            }
             if let Some(outcome) = self.ahead.take(req) {
                 self.used_ahead += u64::from(ahead);
                 self.run_ahead(engine);
@@ -201,6 +217,7 @@ impl Pool {
                     self.state[w] = State::Idle;
                 }
             }
+            Message::Failed => self.failed = true,
         }
     }
 
@@ -346,9 +363,7 @@ fn run(
             return (outcome, Report::default());
         }
     };
-    // cdpor's own failure must reach the engine's thread, which waits for this result.
-    let execution = std::panic::catch_unwind(AssertUnwindSafe(|| x.run(req, opts.max_steps, left)))
-        .unwrap_or_else(|_| Err("a worker thread of cdpor failed".into()));
+    let execution = x.run(req, opts.max_steps, left);
     let (timing, forked) = x.timing();
     let report = Report {
         forked,
