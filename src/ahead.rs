@@ -23,8 +23,6 @@ pub struct Ahead<R> {
     /// Requests handed out and not yet used or dropped, at most.
     cap: usize,
     next_id: u64,
-    /// Requests run ahead and dropped unused.
-    pub wasted: u64,
 }
 
 impl<R> Ahead<R> {
@@ -33,7 +31,6 @@ impl<R> Ahead<R> {
             slots: Vec::new(),
             cap,
             next_id: 0,
-            wasted: 0,
         }
     }
 
@@ -105,7 +102,6 @@ impl<R> Ahead<R> {
         if !self.room() {
             if let Some(oldest) = self.slots.iter().position(|s| s.result.is_some()) {
                 self.slots.remove(oldest);
-                self.wasted += 1;
             }
         }
     }
@@ -115,7 +111,6 @@ impl<R> Ahead<R> {
     /// request on the same path down to `d` that leaves it at `d` (other than `next`), or
     /// below `d` in another branch of node `d`, is never made.
     pub fn planned(&mut self, next: &Request) {
-        let before = self.slots.len();
         let d = next.sleep_from;
         let dead = |r: &Request| {
             r.sleep_from >= d
@@ -123,7 +118,6 @@ impl<R> Ahead<R> {
                 && (r.sleep_from == d || r.schedule.get(d) != next.schedule.get(d))
         };
         self.slots.retain(|s| s.req == *next || !dead(&s.req));
-        self.wasted += (before - self.slots.len()) as u64;
     }
 
     /// The nearest request the engine will make after its next one that is not handed
@@ -166,14 +160,14 @@ mod tests {
 
     /// Explores `prog` as `workers` workers would, in a seeded random order of hand-outs,
     /// finished executions, subtrees explored ahead and the engine taking results in;
-    /// returns the engine's stats, every execution it took in (in order), the requests
-    /// dropped unused, and how many results it took in that a worker ran ahead.
+    /// returns the engine's stats, every execution it took in (in order), and how many
+    /// results it took in that a worker ran ahead.
     fn explore_ahead(
         prog: &Program,
         alg: Algorithm,
         workers: usize,
         seed: u64,
-    ) -> (Stats, Vec<Vec<cdpor_sched::Event>>, u64, u64) {
+    ) -> (Stats, Vec<Vec<cdpor_sched::Event>>, u64) {
         let mut rng = Choices(seed);
         let mut engine = Engine::new(alg);
         let mut ahead: Ahead<sim::Run> = Ahead::new(3 * workers);
@@ -250,7 +244,7 @@ mod tests {
                 }
             }
         }
-        (engine.stats(), taken, ahead.wasted, hits)
+        (engine.stats(), taken, hits)
     }
 
     fn sequential(prog: &Program, alg: Algorithm) -> (Stats, Vec<Vec<cdpor_sched::Event>>) {
@@ -271,7 +265,7 @@ mod tests {
         for alg in [Algorithm::Optimal, Algorithm::Source] {
             let (stats, _) = sequential(&prog, alg);
             let n = stats.executions + stats.blocked;
-            let (_, _, _, hits) = explore_ahead(&prog, alg, 4, 7);
+            let (_, _, hits) = explore_ahead(&prog, alg, 4, 7);
             if alg == Algorithm::Optimal {
                 assert!(hits * 2 > n, "{alg:?}: {hits} of {n} ran ahead");
             }
@@ -295,7 +289,7 @@ mod tests {
             prop_assume!(sim::explore(&prog, Algorithm::None, 3_000).is_some());
             for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic, Algorithm::None] {
                 let (stats, taken) = sequential(&prog, alg);
-                let (par, par_taken, _, _) = explore_ahead(&prog, alg, workers, seed);
+                let (par, par_taken, _) = explore_ahead(&prog, alg, workers, seed);
                 prop_assert_eq!(stats, par);
                 prop_assert!(taken == par_taken, "{:?}: another order of executions", alg);
             }

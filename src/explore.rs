@@ -187,8 +187,10 @@ pub struct Workers {
     pub resetting: Duration,
     pub waiting: Duration,
     pub engine: Duration,
-    /// With `--threads`: executions run ahead of the engine's asking.
+    /// With `--threads`: executions run ahead of the engine's asking, and of the
+    /// executions the engine took in, those that had run or were running ahead.
     pub ran_ahead: u64,
+    pub used_ahead: u64,
 }
 
 impl Workers {
@@ -405,13 +407,13 @@ pub fn explore_in_rounds(
 
 pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     let start = Instant::now();
-    // Before placement() pins this thread: the CPUs the workers of a pool may use.
+    // A pool's workers may use them all, wherever placement() pins this thread.
     let cpus = allowed_cpus();
     let exec_opts = ExecOptions {
         max_steps: opts.max_steps,
         timeout: opts.exec_timeout,
         show_output: false,
-        cpu: placement(),
+        cpu: placement(cpus.as_deref()),
         reset: opts.reset,
         verify_reset: false,
         run: opts.run,
@@ -665,7 +667,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     if let Some(pool) = &pool {
         let (forked, replaced, fell_back) = pool.workers();
         workers.add(forked, replaced, fell_back);
-        workers.ran_ahead = pool.ran_ahead;
+        (workers.ran_ahead, workers.used_ahead) = (pool.ran_ahead, pool.used_ahead);
     }
     // The property's errors first: the first is the answer.
     errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
@@ -816,8 +818,8 @@ fn run_probes(
 /// call (left to the kernel, both could share a CPU, where spinning only delays the side
 /// waited for). Else on cdpor's CPU: the two take turns, never run at once, and a
 /// wakeup on the same CPU costs far less than one that crosses CPUs.
-fn placement() -> Placement {
-    let Some(cpus) = allowed_cpus() else {
+fn placement(cpus: Option<&[usize]>) -> Placement {
+    let Some(cpus) = cpus else {
         return Placement::Sleeping;
     };
     // The CPUs it may use (a container's quota can be less than its CPUs).
@@ -838,25 +840,37 @@ fn placement() -> Placement {
     }
 }
 
-/// The CPUs this thread may run on (at least one).
+/// The CPUs cdpor may run on (at least one), as they were before `placement` first
+/// pinned its thread: a later exploration (the next `--svcomp` round) has them all too.
 fn allowed_cpus() -> Option<Vec<usize>> {
-    let size = std::mem::size_of::<libc::cpu_set_t>();
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
-        return None;
-    }
-    let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-        .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
-        .collect();
-    (!cpus.is_empty()).then_some(cpus)
+    static ALLOWED: std::sync::OnceLock<Option<Vec<usize>>> = std::sync::OnceLock::new();
+    let read = || {
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sched_getaffinity(0, size, &mut set) } != 0 {
+            return None;
+        }
+        let cpus: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
+            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+            .collect();
+        (!cpus.is_empty()).then_some(cpus)
+    };
+    ALLOWED.get_or_init(read).clone()
 }
 
 /// Pins this thread (and so the fork server it starts, and every execution) to `cpu`.
 fn pin_to(cpu: usize) -> bool {
+    run_on(&[cpu])
+}
+
+/// Lets this thread, and the processes it starts, run on `cpus` only.
+pub(crate) fn run_on(cpus: &[usize]) -> bool {
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    for &c in cpus {
+        unsafe { libc::CPU_SET(c, &mut set) };
+    }
     let size = std::mem::size_of::<libc::cpu_set_t>();
-    let mut one: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    unsafe { libc::CPU_SET(cpu, &mut one) };
-    unsafe { libc::sched_setaffinity(0, size, &one) == 0 }
+    unsafe { libc::sched_setaffinity(0, size, &set) == 0 }
 }
 
 /// Runs exactly one schedule with the program's output shown (`cdpor replay`).

@@ -87,7 +87,8 @@ pub struct Pool {
     reports: Vec<Report>,
     ahead: Ahead<Outcome>,
     deadline: Option<Instant>,
-    /// Executions run ahead of the engine's asking, and of those used.
+    /// Executions run ahead of the engine's asking, and the engine's requests that had
+    /// run or were running ahead when it asked.
     pub ran_ahead: u64,
     pub used_ahead: u64,
     /// A worker's thread failed: the engine must not wait for what it was running.
@@ -114,7 +115,7 @@ impl Pool {
                 // is bound to the thread that started it.
                 std::thread::spawn(move || {
                     if let Some(cpus) = cpus {
-                        allow(&cpus);
+                        crate::explore::run_on(&cpus);
                     }
                     let executor = Executor::start(&binary, &opts).map_err(|e| e.to_string());
                     let send = |m: Message| done.send((worker, m)).is_ok();
@@ -376,15 +377,6 @@ fn run(
         timing,
     };
     (outcome, report)
-}
-
-/// Lets this thread (and the worker processes it starts) run on any of `cpus`.
-fn allow(cpus: &[usize]) {
-    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    for &c in cpus {
-        unsafe { libc::CPU_SET(c, &mut set) };
-    }
-    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
 }
 
 /// When a run with more than one worker starts running ahead. The hand-offs between

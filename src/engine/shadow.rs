@@ -495,9 +495,7 @@ mod tests {
         let mut states = vec![(sh.mark(), sh.segments())];
         let mut x = 0x2545_f491_u64;
         for ev in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let lo = x % 64;
             let hi = lo + 1 + (x >> 8) % 16;
             if x & (1 << 40) != 0 {
@@ -527,9 +525,7 @@ mod tests {
         let mut states = vec![(sh.mark(), sh.segments())];
         let mut x = 0x9e37_79b9_u64;
         for ev in 0..300u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let lo = 8 * (x % 6);
             let hi = lo + 8 * (1 + (x >> 8) % 3);
             if x.is_multiple_of(7) {
@@ -548,13 +544,24 @@ mod tests {
         }
     }
 
-    /// Against a history per byte: each update sees, left to right, the histories of
-    /// the bytes it covers (a run of equal ones as one or more), and leaves each byte
-    /// the history the model gives it.
+    /// The next of a seeded stream of test values.
+    fn xorshift(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
+
+    /// Every segment holds the history that the model keeps for each of its bytes.
+    fn assert_segments_as_model(sh: &Shadow, bytes: &[Seen]) {
+        for (s, e, h) in sh.segments() {
+            assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
+        }
+    }
+
     /// Event `ev` writes or reads `[lo, hi)`, in the shadow and in a model that keeps a
     /// history per byte (a read keeps the reads of the other two thirds of events): the
     /// update sees, left to right, the histories of the bytes it covers (a run of equal
-    /// ones as one or more).
+    /// ones as one or more), and leaves each byte the history the model gives it.
     fn update_as_model(
         sh: &mut Shadow,
         bytes: &mut [Seen],
@@ -599,16 +606,12 @@ mod tests {
         let mut bytes = vec![Seen::default(); 96];
         let mut x = 0x51_7cc1_b727_u64;
         for ev in 0..2000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             let lo = x % 80;
             let hi = lo + 1 + (x >> 8) % if x & 1 << 20 != 0 { 16 } else { 4 };
             update_as_model(&mut sh, &mut bytes, (lo, hi), ev, x.is_multiple_of(5));
         }
-        for (s, e, h) in sh.segments() {
-            assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
-        }
+        assert_segments_as_model(&sh, &bytes);
     }
 
     /// Updates and rollbacks to any earlier mark, mixed as the analysis mixes them (the
@@ -622,9 +625,7 @@ mod tests {
         let mut marks: Vec<(Mark, Vec<Seen>)> = Vec::new();
         let mut x = 0x2f6b_13c7_u64;
         for ev in 0..4000u32 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            xorshift(&mut x);
             if x.is_multiple_of(9) && !marks.is_empty() {
                 let k = (x >> 12) as usize % marks.len();
                 marks.truncate(k + 1);
@@ -646,9 +647,7 @@ mod tests {
             };
             update_as_model(&mut sh, &mut bytes, (lo, hi), ev, x.is_multiple_of(4));
         }
-        for (s, e, h) in sh.segments() {
-            assert!(bytes[s as usize..e as usize].iter().all(|b| *b == h));
-        }
+        assert_segments_as_model(&sh, &bytes);
     }
 
     #[test]

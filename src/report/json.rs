@@ -74,9 +74,10 @@ pub struct JsonTiming {
     pub handoff_s: f64,
     pub engine_s: f64,
     pub workers: u32,
-    /// With `--threads`: executions run before the engine asked for them, each then used
-    /// as it asked (docs/parallel.md).
+    /// With `--threads`: executions run before the engine asked for them (docs/parallel.md),
+    /// and of the executions it took in, those that had run or were running ahead.
     pub ran_ahead: u64,
+    pub used_ahead: u64,
     /// In-place workers replaced after an execution they could not reset from: a crash,
     /// a use of the C library's allocator, a write outside the program's memory, or the
     /// runtime's room for an execution running out.
@@ -164,6 +165,7 @@ pub fn json(
                 engine_s: secs(w.engine),
                 workers: w.forked,
                 ran_ahead: w.ran_ahead,
+                used_ahead: w.used_ahead,
                 replaced: JsonReplaced {
                     crash: w.replaced[Replaced::Crash as usize],
                     library_allocator: w.replaced[Replaced::LibraryAllocator as usize],
