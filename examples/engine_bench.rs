@@ -127,7 +127,7 @@ fn simulate(prog: &Program, alg: Algorithm, max_steps: usize) -> (Vec<sim::Run>,
             break;
         }
         let t = cpu_time();
-        let run = sim::run(prog, req, max_steps);
+        let run = sim::run(prog, req, max_steps, false);
         sim_t += cpu_time() - t;
         events += run.events.len();
         new_events += run.events.len().saturating_sub(req.sleep_from);

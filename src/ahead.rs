@@ -194,7 +194,7 @@ mod tests {
                 (false, Some(w)) => {
                     // One exploring ahead finishes the execution it announced first.
                     if let Some(work) = busy[w].take() {
-                        ahead.offer(work.req.clone(), sim::run(prog, &work.req, 10_000));
+                        ahead.offer(work.req.clone(), sim::run(prog, &work.req, 10_000, false));
                     }
                     let id = ahead.hand_out(req.clone());
                     let fork = None;
@@ -210,7 +210,7 @@ mod tests {
                         (0..workers).filter(|&w| busy[w].is_some()).collect();
                     let w = busy_ones[rng.below(busy_ones.len())];
                     let work = busy[w].take().expect("busy");
-                    let run = sim::run(prog, &work.req, 10_000);
+                    let run = sim::run(prog, &work.req, 10_000, false);
                     let next = work.fork.and_then(|(mut fork, root)| {
                         fork.record(&run.trace()).expect("deterministic");
                         let next = fork.next_request()?.clone();
@@ -251,7 +251,7 @@ mod tests {
         let mut engine = Engine::new(alg);
         let mut taken = Vec::new();
         while let Some(req) = engine.next_request().cloned() {
-            let run = sim::run(prog, &req, 10_000);
+            let run = sim::run(prog, &req, 10_000, false);
             engine.record(&run.trace()).expect("deterministic");
             taken.push(run.events.clone());
         }

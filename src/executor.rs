@@ -130,6 +130,9 @@ pub struct Execution {
     /// (site, values explored).
     pub restricted: Vec<(u32, u32)>,
     pub end: End,
+    /// More threads used a barrier than it waits for, in an exploration whose arrivals
+    /// commute (`ops::barrier`): it must be explored again with `ordered_barriers`.
+    pub barrier_overflow: bool,
     /// Its threads' names, worked out when a report needs them.
     names: std::cell::OnceCell<Names>,
     /// The struct each heap block is read as, by the block's address, likewise.
@@ -208,6 +211,8 @@ pub struct RunOptions {
     /// A retry loop's failed first try ends the execution as redundant
     /// (`ops::awaits::LOOP_RETRY`); off, it goes round like any iteration.
     pub retry_reduction: bool,
+    /// Every order of arrival at a barrier is explored (`ops::barrier::ORDERED`).
+    pub ordered_barriers: bool,
 }
 
 impl Default for RunOptions {
@@ -220,6 +225,7 @@ impl Default for RunOptions {
             spurious_wakeups: true,
             races: false,
             retry_reduction: true,
+            ordered_barriers: false,
         }
     }
 }
@@ -310,6 +316,9 @@ impl Executor {
             }
             if !opts.run.retry_reduction {
                 hdr.flags |= shm::FLAG_ALL_RETRIES;
+            }
+            if opts.run.ordered_barriers {
+                hdr.flags |= shm::FLAG_ORDERED_BARRIERS;
             }
             hdr.max_threads = opts.run.max_threads;
             hdr.unroll = opts.run.unroll;
@@ -757,6 +766,7 @@ impl Executor {
             allocs,
             restricted,
             end,
+            barrier_overflow: h.barrier_overflow != 0,
             names: Default::default(),
             blocks: Default::default(),
         }

@@ -164,6 +164,9 @@ pub struct Summary {
     pub probes: u64,
     /// Where executions ran and how their time went.
     pub workers: Workers,
+    /// Every order of arrival at barriers was explored (a barrier was used by more
+    /// threads than it waits for, or `--ordered-barriers`): replay needs it too.
+    pub ordered_barriers: bool,
 }
 
 /// How the executions of a run were run.
@@ -256,6 +259,9 @@ pub enum Fatal {
     },
     Server(String),
     Start(String),
+    /// More threads used a barrier than it waits for while its arrivals commuted: the
+    /// exploration starts again with them ordered (never shown to a user).
+    BarrierOverflow,
 }
 
 fn classify(end: &End, svcomp: bool) -> Option<ErrorKind> {
@@ -383,6 +389,9 @@ pub fn explore_in_rounds(
             round.probes.time = round.probes.time.or(Some(total / 10));
         }
         let mut s = explore(program, &round)?;
+        // A barrier that overflowed in this round overflows in the next: no need to
+        // find it again.
+        round.run.ordered_barriers |= s.ordered_barriers;
         probes += s.probes;
         s.probes = probes;
         if s.errors.is_empty() {
@@ -405,7 +414,31 @@ pub fn explore_in_rounds(
     explore(program, opts)
 }
 
+/// Explores `program`; arrivals at barriers commute unless an execution finds a barrier
+/// used by more threads than it waits for (`ops::barrier`): then the program is explored
+/// again from the start, with every order of arrival (what was explored is discarded,
+/// the time it took is not).
 pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
+    let start = Instant::now();
+    match explore_in_mode(program, opts) {
+        Err(Fatal::BarrierOverflow) => {
+            let ordered = Options {
+                run: RunOptions {
+                    ordered_barriers: true,
+                    ..opts.run
+                },
+                time_limit: opts.time_limit.map(|l| l.saturating_sub(start.elapsed())),
+                ..opts.clone()
+            };
+            let mut s = explore_in_mode(program, &ordered)?;
+            s.elapsed = start.elapsed();
+            Ok(s)
+        }
+        s => s,
+    }
+}
+
+fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
     let start = Instant::now();
     // A pool's workers may use them all, wherever placement() pins this thread.
     let cpus = allowed_cpus();
@@ -509,6 +542,9 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
             (None, None) => unreachable!("one worker or a pool"),
         };
         let mut execution = execution.map_err(Fatal::Server)?;
+        if execution.barrier_overflow && !opts.run.ordered_barriers {
+            return Err(Fatal::BarrierOverflow);
+        }
         let waited = handed.elapsed();
         workers.run += timing.run;
         workers.tail += timing.tail;
@@ -687,6 +723,7 @@ pub fn explore(program: &Program, opts: &Options) -> Result<Summary, Fatal> {
         elapsed: start.elapsed(),
         probes,
         workers,
+        ordered_barriers: opts.run.ordered_barriers,
     })
 }
 

@@ -107,6 +107,11 @@ struct BuildArgs {
     /// Explore every failed try of a retry loop (the oracle of that reduction, for tests).
     #[arg(long, hide = true)]
     all_retries: bool,
+    /// Explore every order in which threads arrive at a barrier. cdpor does so by itself
+    /// when more threads use a barrier than it waits for; a schedule from such a run
+    /// replays with it.
+    #[arg(long)]
+    ordered_barriers: bool,
 }
 
 fn parse_range(s: &str) -> Result<(i64, i64), String> {
@@ -145,6 +150,7 @@ impl BuildArgs {
             spurious_wakeups: !self.no_spurious_wakeups,
             races: self.races,
             retry_reduction: !self.all_retries,
+            ordered_barriers: self.ordered_barriers,
         }
     }
 }
@@ -331,6 +337,7 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
     match f {
         Fatal::Nondeterministic(m) | Fatal::Server(m) => m.clone(),
         Fatal::Start(e) => format!("cannot start the program: {e}"),
+        Fatal::BarrierOverflow => "a barrier was used by more threads than it waits for".into(),
         Fatal::Unsupported { what, site } => {
             let at = namer.location(*site);
             if at.is_empty() {
@@ -529,19 +536,23 @@ fn run(mut args: RunArgs) -> ExitCode {
 
 /// The schedule `--schedule` names: inline text, or a file holding `cdpor run --json`
 /// output, the schedule text, or a JSON list of steps.
-fn read_schedule(arg: &str) -> Result<Parsed, String> {
+/// The schedule `arg` names, and whether it comes from a run that explored every order
+/// of arrival at barriers (a `--json` report says so), which its replay needs too.
+fn read_schedule(arg: &str) -> Result<(Parsed, bool), String> {
     if !std::path::Path::new(arg).exists() {
         // Schedules are digits, dots, commas, slashes and stars: anything else was
         // meant as a file.
         if arg.contains(|c: char| c.is_ascii_alphabetic() && c != 'T') {
             return Err(format!("cannot read {arg}: no such file"));
         }
-        return schedule::parse(arg);
+        return Ok((schedule::parse(arg)?, false));
     }
     let text = std::fs::read_to_string(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
     let Ok(v) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return schedule::parse(&text).map_err(|e| format!("{arg}: {e}"));
+        let parsed = schedule::parse(&text).map_err(|e| format!("{arg}: {e}"))?;
+        return Ok((parsed, false));
     };
+    let ordered = v.pointer("/ordered_barriers") == Some(&serde_json::Value::Bool(true));
     let value = v.pointer("/error/schedule").unwrap_or(&v);
     let text = match value {
         serde_json::Value::String(s) => s.clone(),
@@ -556,14 +567,17 @@ fn read_schedule(arg: &str) -> Result<Parsed, String> {
             ))
         }
     };
-    schedule::parse(&text).map_err(|e| format!("{arg}: {e}"))
+    let parsed = schedule::parse(&text).map_err(|e| format!("{arg}: {e}"))?;
+    Ok((parsed, ordered))
 }
 
 fn replay(args: ReplayArgs) -> ExitCode {
-    let schedule = match read_schedule(&args.schedule) {
+    let (schedule, ordered_barriers) = match read_schedule(&args.schedule) {
         Ok(s) => s,
         Err(m) => return fail(m),
     };
+    let mut run = args.build.run_options();
+    run.ordered_barriers |= ordered_barriers;
     let program = match build(&args.build) {
         Ok(p) => p,
         Err(e) => return fail(e),
@@ -578,10 +592,15 @@ fn replay(args: ReplayArgs) -> ExitCode {
         &schedule,
         args.build.max_steps,
         timeout(args.build.exec_timeout),
-        args.build.run_options(),
+        run,
     ) {
         Err(f) => fail(fatal_message(&f, &namer)),
         Ok(execution) => {
+            if execution.barrier_overflow {
+                eprintln!(
+                    "cdpor: note: more threads used a barrier than it waits for, so `cdpor run` explored this program with --ordered-barriers: replay its schedules with that flag"
+                );
+            }
             let steps: Vec<cdpor_sched::Step> =
                 execution.events.iter().map(cdpor_sched::Step::of).collect();
             let found = explore::kind_of(&execution.end, args.build.svcomp).map(|kind| Found {

@@ -73,8 +73,11 @@ fn with_threads(args: &[&str], threads: &str) -> serde_json::Value {
 
 #[test]
 fn more_workers_give_the_answers_of_one() {
-    let programs: [&[&str]; 4] = [
+    let programs: [&[&str]; 6] = [
         &["c-tests/bench/lastzero.c", "-DN=4"],
+        &["c-tests/barrier/serial.c", "-DN=4", "--keep-going", "-DBUG"],
+        // The pool stops when the exploration starts again with ordered arrivals.
+        &["c-tests/barrier/overflow.c", "-DBUG", "--keep-going"],
         &["c-tests/bench/readers.c", "-DN=5", "--algorithm", "source"],
         &[
             "c-tests/basic/lost_update.c",
@@ -142,6 +145,39 @@ fn replay_reproduces_the_reported_failure() {
         stderr.contains("ends without error (the program exited with status 0)"),
         "{stderr}"
     );
+}
+
+/// A run that explored every order of arrival at a barrier (used by more threads than
+/// it waits for) says so, and its schedules replay that way: from its JSON by itself, and
+/// typed in with the flag its report names.
+#[test]
+fn replay_of_a_run_with_ordered_barriers_follows_them() {
+    let prog = "c-tests/barrier/overflow.c";
+    let (run, v, result, _dir) = run_to_file(&["run", prog, "-DBUG"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(v["ordered_barriers"], true);
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report.contains("for `cdpor replay --ordered-barriers --schedule`"),
+        "{report}"
+    );
+    let steps = v["error"]["trace"].as_array().unwrap().len();
+    let inline = v["error"]["schedule"].as_str().unwrap().to_string();
+    for schedule in [&result, &inline] {
+        let mut args = vec!["replay", prog, "-DBUG", "--schedule", schedule];
+        if schedule == &inline {
+            args.push("--ordered-barriers");
+        }
+        let replay = cdpor(&args);
+        let stderr = String::from_utf8_lossy(&replay.stderr);
+        assert_eq!(replay.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("Replayed interleaving ({steps} events)")),
+            "{stderr}"
+        );
+    }
+    let (_, v, _, _dir) = run_to_file(&["run", "c-tests/barrier/serial.c", "-DBUG"]);
+    assert_eq!(v["ordered_barriers"], false);
 }
 
 #[test]

@@ -1,11 +1,14 @@
 //! The C-level differential test: seeded random pthread C programs (reads, writes, byte
 //! stores, memcpy, string functions on shared buffers, cmpxchg, fetch_add, exchange,
 //! compare-and-swap retry loops, nondeterministic values, lock and trylock, condition
-//! waits, signals and broadcasts, nested create and join, a crash and errno on some
-//! paths, a `main` that returns without joining), whose final state is folded into
+//! waits, signals and broadcasts, barriers whose serial thread writes a variable or whose
+//! result is ignored, waiting for as many threads as use them or one fewer, nested create
+//! and join, a crash and errno on some paths, a `main` that returns without joining),
+//! whose final state is folded into
 //! assertions (one per bucket of a hash of the shared variables, so each reachable final
 //! state fails its own), made in `main` after its joins or in an exit handler. The oracle
-//! is `none` exploring every failed try of a retry loop too; `optimal`, `source` and
+//! is `none` exploring every failed try of a retry loop too and every order of arrival
+//! at a barrier (`--ordered-barriers`); `optimal`, `source` and
 //! `classic`, which do not, must reach exactly its errors (kind, location and message),
 //! and `optimal` must run no sleep-set-blocked execution.
 //!
@@ -69,6 +72,9 @@ enum Stmt {
     /// (`true`), each with its own domain.
     Nondet(bool),
     Spawn(Vec<Stmt>),
+    /// `pthread_barrier_wait(&bar)`; with a variable, the serial thread writes its number
+    /// there (else the result is not used).
+    Barrier(Option<usize>),
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +84,9 @@ struct Prog {
     /// `main` returns without joining its threads; an exit handler checks the final
     /// state instead.
     early_return: bool,
+    /// The barrier waits for this many fewer threads than the workers that use it (so
+    /// that some rounds are made up in more than one way, or some thread waits for good).
+    barrier_short: u32,
 }
 
 fn simple() -> impl Strategy<Value = Stmt> {
@@ -113,6 +122,7 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         1 => (0..3usize, simple()).prop_map(|(v, s)| Stmt::SpinLocked(v, vec![s])),
         1 => (any::<bool>(), any::<bool>()).prop_map(|(broadcast, locked)| Stmt::Signal { broadcast, locked }),
         1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
+        1 => prop_oneof![Just(None), (0..3usize).prop_map(Some)].prop_map(Stmt::Barrier),
     ]
 }
 
@@ -131,6 +141,7 @@ fn events(s: &Stmt) -> usize {
         Stmt::Signal { locked: true, .. } => 4,
         Stmt::Signal { locked: false, .. } => 2,
         Stmt::Spawn(b) => 4 + b.iter().map(events).sum::<usize>(),
+        Stmt::Barrier(_) => 2,
         _ => 1,
     }
 }
@@ -142,11 +153,13 @@ fn prog() -> impl Strategy<Value = Prog> {
         prop::collection::vec(prop::collection::vec(stmt(), 1..3), 2..4),
         prop::collection::vec(simple(), 0..2),
         prop::bool::weighted(0.2),
+        prop_oneof![3 => Just(0u32), 1 => Just(1u32)],
     )
-        .prop_map(|(workers, main, early_return)| Prog {
+        .prop_map(|(workers, main, early_return, barrier_short)| Prog {
             workers,
             main,
             early_return,
+            barrier_short,
         })
         .prop_filter("too many interleavings for none", |p| {
             let per_worker: Vec<usize> = p
@@ -261,6 +274,13 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             out,
             "{indent}if (__VERIFIER_nondet_int() == 1000)\n{indent}    r = r + 2;"
         ),
+        Stmt::Barrier(None) => writeln!(out, "{indent}pthread_barrier_wait(&bar);"),
+        Stmt::Barrier(Some(v)) => writeln!(
+            out,
+            "{indent}if (pthread_barrier_wait(&bar) == PTHREAD_BARRIER_SERIAL_THREAD)\n{indent}    {} = {};",
+            x(v),
+            t + 1
+        ),
         Stmt::Spawn(_) => {
             let k = *children;
             *children += 1;
@@ -306,7 +326,7 @@ fn render(p: &Prog) -> String {
         "#include <assert.h>\n#include <errno.h>\n#include <pthread.h>\n#include <stdlib.h>\n#include <string.h>\n\n\
          int x0, x1, x2, flag, rm;\nchar buf[8] = \"ab\";\n\
          pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;\n\
-         pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\n\
+         pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\npthread_barrier_t bar;\n\
          unsigned char __VERIFIER_nondet_uchar(void);\nint __VERIFIER_nondet_int(void);\n\n",
     );
     for (i, w) in p.workers.iter().enumerate() {
@@ -339,6 +359,13 @@ fn render(p: &Prog) -> String {
     out += "int main(void) {\n    int r = 0;\n";
     if p.early_return {
         out += "    atexit(at_exit);\n";
+    }
+    let waiting = (p.workers.iter())
+        .filter(|w| w.iter().any(|s| matches!(s, Stmt::Barrier(_))))
+        .count() as u32;
+    if waiting > 0 {
+        let count = waiting.saturating_sub(p.barrier_short).max(1);
+        writeln!(out, "    pthread_barrier_init(&bar, 0, {count});").unwrap();
     }
     for i in 1..=p.workers.len() {
         writeln!(
@@ -397,6 +424,7 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>, oracle: bo
         progress: false,
         run: cdpor::executor::RunOptions {
             retry_reduction: !oracle,
+            ordered_barriers: oracle,
             ..Default::default()
         },
         // The oracle runs each execution in a worker of its own; the reductions, in
@@ -561,6 +589,7 @@ fn a_generated_program_compiles_and_names_its_final_states() {
         ],
         main: vec![Stmt::Errno(3)],
         early_return: false,
+        barrier_short: 0,
     };
     let src = render(&p);
     if let Ok(path) = std::env::var("CDPOR_DIFF_PRINT") {
@@ -587,6 +616,7 @@ fn retry_loops_and_an_early_return_agree_with_every_try_explored() {
             workers,
             main,
             early_return,
+            barrier_short: 0,
         };
         let src = render(&p);
         assert_eq!(src.contains("atexit(at_exit);"), early_return, "{src}");

@@ -1,18 +1,20 @@
 /* N workers compute in two phases separated by a barrier: in phase 1 each writes its own
  * slot, in phase 2 each reads its neighbour's. The barrier orders every phase-1 write
- * before every phase-2 read, so the only interleavings that differ are the orders of
- * the arrivals (N! of them, which decides the serial thread: exactly one worker gets
- * PTHREAD_BARRIER_SERIAL_THREAD, and it alone records the phase). With -DNO_BARRIER a
+ * before every phase-2 read, and the arrivals commute: the only interleavings that
+ * differ are which worker gets PTHREAD_BARRIER_SERIAL_THREAD (exactly one does, and it
+ * alone records the phase): N executions (N! with --ordered-barriers; classic DPOR,
+ * under which reads do not commute, orders the arrivals too). With -DNO_BARRIER a
  * worker can read its neighbour's slot before it is written. With -DSHORT the barrier
  * waits for one thread more than arrive: every worker waits forever (a deadlock).
  *
  * cdpor-test
  * run: ; verdict=safe executions=2
- * run: -DN=3 ; verdict=safe executions=6
- * run: -DN=3 --algorithm source ; verdict=safe executions=6
- * run: -DN=3 --algorithm classic ; verdict=safe executions=12 blocked=1
- * run: --algorithm none ; verdict=safe executions=10248
- * run: -DNO_BARRIER ; verdict=error kind=assertion location=phases.c:39
+ * run: -DN=3 ; verdict=safe executions=3 blocked=0
+ * run: -DN=3 --algorithm source ; verdict=safe executions=3
+ * run: -DN=3 --ordered-barriers ; verdict=safe executions=6 blocked=0
+ * run: -DN=3 --algorithm classic ; verdict=safe executions=36 blocked=1
+ * run: --algorithm none ; verdict=safe executions=21798
+ * run: -DNO_BARRIER ; verdict=error kind=assertion location=phases.c:41
  * run: -DSHORT ; verdict=error kind=deadlock contains="waits at barrier b for the other threads of its round"
  */
 #include <assert.h>

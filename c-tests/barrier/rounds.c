@@ -1,14 +1,16 @@
 /* A barrier reused over R rounds by N=2 threads: each round a thread writes its value,
- * waits, reads its neighbour's, and waits again before the next round's write. Each
- * wait has 2 orders of arrival, so 2^(2R) executions. -DONE_WAIT drops the second
- * wait: a thread's next write can overtake its neighbour's read.
+ * waits, reads its neighbour's, and waits again before the next round's write. The
+ * result of the waits is not used and the arrivals commute: one execution (each wait
+ * has 2 orders of arrival with --ordered-barriers, so 2^(2R)). -DONE_WAIT drops the
+ * second wait: a thread's next write can overtake its neighbour's read.
  *
  * cdpor-test
- * run: ; verdict=safe executions=64
- * run: --algorithm source ; verdict=safe executions=64
- * run: -DR=1 --algorithm none ; verdict=safe executions=8874
- * run: -DR=1 ; verdict=safe executions=4
- * run: -DONE_WAIT ; verdict=error kind=assertion location=rounds.c:29
+ * run: ; verdict=safe executions=1 blocked=0
+ * run: --algorithm source ; verdict=safe executions=1
+ * run: --ordered-barriers ; verdict=safe executions=64 blocked=0
+ * run: -DR=1 --algorithm none ; verdict=safe executions=41100
+ * run: -DR=1 ; verdict=safe executions=1
+ * run: -DONE_WAIT ; verdict=error kind=assertion location=rounds.c:31
  */
 #include <assert.h>
 #include <pthread.h>

@@ -1,18 +1,18 @@
 /* A semaphore and a barrier have no static initializer: using one that was never
  * initialized is a misuse, even when it is a zeroed global. Correctly main initializes
  * both before it creates the worker, which posts once and meets main at the barrier
- * (either may be the serial thread: 2 executions).
+ * (whose result neither uses, and whose arrivals commute: 1 execution).
  * LATE_SEM: main initializes the semaphore only after creating the worker, so the
  * worker's post can come first (it races with the init: 2 executions, one a misuse).
  * NO_BARRIER: the barrier is never initialized. DESTROY: main destroys the barrier
  * instead of waiting at it: while the worker waits at it, or before the worker uses it.
  *
  * cdpor-test
- * run: ; verdict=safe executions=2
- * run: --algorithm none ; verdict=safe executions=9
+ * run: ; verdict=safe executions=1
+ * run: --algorithm none ; verdict=safe executions=21
  * run: -DLATE_SEM ; verdict=error kind=misuse location=uninitialized.c:27 contains="uses s, a semaphore that was never initialized"
  * run: -DLATE_SEM --algorithm none ; verdict=error kind=misuse location=uninitialized.c:27
- * run: -DLATE_SEM --keep-going ; verdict=error kind=misuse executions=3
+ * run: -DLATE_SEM --keep-going ; verdict=error kind=misuse executions=2
  * run: -DNO_BARRIER ; verdict=error kind=misuse contains="a barrier that was never initialized"
  * run: -DDESTROY --keep-going ; verdict=error kind=misuse executions=2
  * run: -DDESTROY --keep-going --algorithm none ; verdict=error kind=misuse executions=7

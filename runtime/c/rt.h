@@ -59,7 +59,7 @@ int cdpor_sync(uint32_t kind, void *object, uint32_t site);
 int cdpor_sync_value(uint32_t kind, void *object, uint64_t value, uint32_t site);
 int cdpor_spin(uint32_t kind, void *object, uint32_t site);
 int cdpor_cond_wait(void *cond, void *mutex, uint32_t site);
-int cdpor_barrier_wait(void *barrier, uint32_t site);
+int cdpor_barrier_wait(void *barrier, uint32_t site, int used);
 int cdpor_cond_timedwait(void *cond, void *mutex, uint32_t site);
 _Noreturn void cdpor_process_exit(int code, uint32_t site);
 _Noreturn void cdpor_assert_fail(const char *expr, const char *file, unsigned line,

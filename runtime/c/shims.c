@@ -486,7 +486,13 @@ int __cdpor_pthread_barrier_destroy(pthread_barrier_t *b) {
 }
 
 int __cdpor_pthread_barrier_wait(pthread_barrier_t *b) {
-    return cdpor_barrier_wait(b, __cdpor_site);
+    return cdpor_barrier_wait(b, __cdpor_site, 1);
+}
+
+/* The calls of a program none of whose calls uses the result (the instrumentation
+ * tells): no thread needs to be the serial one. */
+int __cdpor_pthread_barrier_wait_unused(pthread_barrier_t *b) {
+    return cdpor_barrier_wait(b, __cdpor_site, 0);
 }
 
 int __cdpor_pthread_barrierattr_init(pthread_barrierattr_t *a) {

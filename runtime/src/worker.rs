@@ -190,8 +190,10 @@ pub fn wrote(lo: u64, hi: u64) {
     } else if stack_owner(lo).is_some()
         || tls_owner(lo).is_some()
         || (DETACH_WORDS..STACK_BASE).contains(&lo)
+        || cdpor_sched::layout::is_name(lo)
     {
-        // Stacks and blocks are zeroed whole; the words below the stacks are names.
+        // Stacks and blocks are zeroed whole; the words below the stacks are names, as
+        // are the bytes above every address.
     } else {
         refork(Replaced::StrayWrite);
     }
@@ -315,6 +317,7 @@ fn clear_response(h: &mut Header) {
     h.n_threads = 0;
     h.n_allocs = 0;
     h.n_restricted = 0;
+    h.barrier_overflow = 0;
     h.outcome = Outcome::Running as u32;
     h.fault_addr = 0;
     h.fault_pc = 0;

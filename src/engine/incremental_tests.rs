@@ -52,7 +52,7 @@ fn lockstep(prog: &Program, alg: Algorithm, max_steps: usize) -> Result<(), Test
         let Some(req) = req else {
             break;
         };
-        let run = sim::run(prog, req, max_steps);
+        let run = sim::run(prog, req, max_steps, false);
         let trace = run.trace();
         // A step bound can end an execution before the planned branch does: both
         // engines must take that the same way (as nondeterminism, today).

@@ -127,11 +127,13 @@ pub enum Op {
     Broadcast {
         c: usize,
     },
-    /// `reg = pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD`: an arrival, then,
-    /// unless it ended the round, a pass once the round has ended.
+    /// `reg = pthread_barrier_wait(b) == PTHREAD_BARRIER_SERIAL_THREAD` (no `reg`: the
+    /// result is not used; if no wait uses it, no thread is told it is the serial one):
+    /// an arrival, then a pass once the round has ended (ordered: unless the arrival
+    /// ended it).
     Barrier {
         b: usize,
-        reg: usize,
+        reg: Option<usize>,
     },
     /// `while ((reg = var) != value) {}`, as the runtime runs it: a read, and when the
     /// value is not there, a spin (`awaits`): the thread stops for good.
@@ -223,6 +225,21 @@ impl Program {
         1 + self.workers.len() + self.children.len()
     }
 
+    /// `ops::barrier::UNUSED` when no barrier wait of the program uses its result (what
+    /// the instrumentation tells the runtime), else 0.
+    fn barrier_results_unused(&self) -> u32 {
+        let uses = |op: &Op| matches!(op, Op::Barrier { reg: Some(_), .. });
+        let code = [&self.main]
+            .into_iter()
+            .chain(&self.workers)
+            .chain(&self.children);
+        if code.flatten().any(uses) {
+            0
+        } else {
+            ops::barrier::UNUSED
+        }
+    }
+
     fn child_tid(&self, k: usize) -> Tid {
         (1 + self.workers.len() + k) as Tid
     }
@@ -283,6 +300,8 @@ pub struct Run {
     pub pending: Vec<Pending>,
     pub end: TraceEnd,
     pub outcome: Option<Outcome>,
+    /// More threads used a barrier than it waits for (`ops::barrier`).
+    pub barrier_overflow: bool,
 }
 
 impl Run {
@@ -307,6 +326,9 @@ struct Sim<'p> {
     /// Each ready thread's announced next operation.
     pending: Vec<Event>,
     sched: Scheduler<'p>,
+    /// Arrivals at barriers are ordered (`ops::barrier::ORDERED`).
+    ordered_barriers: bool,
+    barrier_overflow: bool,
 }
 
 /// The code of thread `t`: main's creates, own operations and joins; a worker's or a
@@ -348,6 +370,9 @@ impl World for Sim<'_> {
     fn choose(&mut self, n: u32) -> u32 {
         self.sched.choice(n)
     }
+    fn barrier_overflow(&mut self) {
+        self.barrier_overflow = true;
+    }
 }
 
 impl<'p> Sim<'p> {
@@ -388,7 +413,9 @@ impl<'p> Sim<'p> {
                 _ => break,
             }
         }
-        self.pending[t as usize] = self.announce(t);
+        let mut ev = self.announce(t);
+        ops::announce(self, &mut ev);
+        self.pending[t as usize] = ev;
     }
 
     fn announce(&self, t: Tid) -> Event {
@@ -449,9 +476,13 @@ impl<'p> Sim<'p> {
                 },
                 Op::Barrier { b, .. } if self.threads[t as usize].waiting => Event {
                     value: self.threads[t as usize].round,
+                    aux: self.barrier_mode() | self.prog.barrier_results_unused(),
                     ..Event::on(t, Kind::BarrierPass, barrier_addr(b))
                 },
-                Op::Barrier { b, .. } => Event::on(t, Kind::BarrierWait, barrier_addr(b)),
+                Op::Barrier { b, .. } => Event {
+                    aux: self.barrier_mode(),
+                    ..Event::on(t, Kind::BarrierWait, barrier_addr(b))
+                },
                 Op::Signal { c } => Event::on(t, Kind::CondSignal, cond_addr(c)),
                 Op::Broadcast { c } => Event::on(t, Kind::CondBroadcast, cond_addr(c)),
                 Op::AwaitEq { var, .. } if self.threads[t as usize].awaiting => {
@@ -468,6 +499,14 @@ impl<'p> Sim<'p> {
                 Op::JoinChild(k) => join(self.prog.child_tid(k)),
                 Op::SkipIfEq { .. } => unreachable!("settled"),
             },
+        }
+    }
+
+    fn barrier_mode(&self) -> u32 {
+        if self.ordered_barriers {
+            ops::barrier::ORDERED
+        } else {
+            0
         }
     }
 
@@ -491,7 +530,7 @@ impl<'p> Sim<'p> {
     /// Executes thread `t`'s pending operation `ev` at step `step`; returns the recorded
     /// event.
     fn execute(&mut self, t: Tid, mut ev: Event, step: u32) -> Event {
-        ops::execute(self, &mut ev, step);
+        let result = ops::execute(self, &mut ev, step);
         let ti = t as usize;
         match self.step_of(t) {
             Step::Create(c) => {
@@ -562,17 +601,25 @@ impl<'p> Sim<'p> {
                         return ev;
                     }
                     Op::Wait { .. } => self.threads[ti].waiting = false,
-                    Op::Barrier { reg, .. } if !self.threads[ti].waiting => {
-                        self.threads[ti].regs[reg] = i64::from(!ev.failed());
-                        if ev.failed() {
-                            // Not the last: stay at this operation, now waiting to pass.
+                    Op::Barrier { .. } if !self.threads[ti].waiting => {
+                        if ops::barrier::passes(&ev) {
+                            // Stay at this operation, now waiting to pass.
                             self.threads[ti].waiting = true;
                             self.threads[ti].round = ev.value;
                             self.settle(t);
                             return ev;
                         }
+                        if let Some(reg) = reg_of(op) {
+                            self.threads[ti].regs[reg] = 1;
+                        }
                     }
-                    Op::Barrier { .. } => self.threads[ti].waiting = false,
+                    Op::Barrier { .. } => {
+                        self.threads[ti].waiting = false;
+                        if let Some(reg) = reg_of(op) {
+                            let serial = result == ops::barrier::SERIAL_THREAD;
+                            self.threads[ti].regs[reg] = i64::from(serial);
+                        }
+                    }
                     Op::Assert { .. } | Op::Crash => return ev,
                     _ => {}
                 }
@@ -586,8 +633,17 @@ impl<'p> Sim<'p> {
     }
 }
 
-/// Runs the program under `req`, as the runtime would.
-pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
+/// The register a barrier wait returns its result in, if any.
+fn reg_of(op: &Op) -> Option<usize> {
+    match *op {
+        Op::Barrier { reg, .. } => reg,
+        _ => None,
+    }
+}
+
+/// Runs the program under `req`, as the runtime would; `ordered_barriers`: with every
+/// order of arrival at barriers explored (`ops::barrier::ORDERED`).
+pub fn run(prog: &Program, req: &Request, max_steps: usize, ordered_barriers: bool) -> Run {
     let n = prog.threads();
     let mut sim = Sim {
         prog,
@@ -599,8 +655,8 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                     .map(|(m, &k)| (mutex_addr(m) + ops::mutex::KIND_OFFSET, k)),
             )
             .chain(
-                // The word of a barrier's count of threads to wait for (`ops::barrier`).
-                (prog.barriers.iter().enumerate()).map(|(b, &n)| (barrier_addr(b) + 4, n)),
+                (prog.barriers.iter().enumerate())
+                    .flat_map(|(b, &n)| ops::barrier::initialized(barrier_addr(b), n)),
             )
             .collect(),
         thread_words: HashMap::new(),
@@ -619,14 +675,23 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
             .collect(),
         pending: vec![Event::default(); n],
         sched: Scheduler::new(&req.schedule, &req.sleep, req.sleep_from, max_steps),
+        ordered_barriers,
+        barrier_overflow: false,
     };
+    let mut r = drive(&mut sim);
+    r.barrier_overflow = sim.barrier_overflow;
+    r
+}
+
+fn drive(sim: &mut Sim) -> Run {
+    let prog = sim.prog;
     sim.start(0);
     let mut events = Vec::new();
     let mut enabled_sets = Vec::new();
     let mut cur = 0;
     loop {
         let live = sim.ready();
-        let enabled = ops::enabled_threads(&sim, |_| true);
+        let enabled = ops::enabled_threads(&*sim, |_| true);
         let pending = |sim: &Sim| -> Vec<Pending> {
             let enabled = ops::enabled_threads(sim, |_| true);
             sim.ready()
@@ -643,6 +708,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
             pending,
             end,
             outcome,
+            barrier_overflow: false,
         };
         let t = match sim.sched.pick(Some(cur), enabled, live) {
             Pick::Run(t) => t,
@@ -659,7 +725,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                         blocked: live.iter().collect(),
                     }
                 };
-                let p = pending(&sim);
+                let p = pending(&*sim);
                 let maximal = TraceEnd::Maximal { killed: false };
                 return end(events, enabled_sets, p, maximal, Some(outcome));
             }
@@ -667,7 +733,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
                 return end(events, enabled_sets, vec![], TraceEnd::SleepBlocked, None)
             }
             Pick::StepBound => {
-                let p = pending(&sim);
+                let p = pending(&*sim);
                 return end(events, enabled_sets, p, TraceEnd::Stopped, None);
             }
             Pick::Diverged(t) => panic!(
@@ -695,14 +761,14 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize) -> Run {
         if let Some(outcome) = killed {
             // The failing thread is mid-operation: it has no next event.
             sim.threads[t as usize].status = Status::Finished;
-            let p = pending(&sim);
+            let p = pending(&*sim);
             let maximal = TraceEnd::Maximal { killed: true };
             return end(events, enabled_sets, p, maximal, Some(outcome));
         }
         if ev.kind() == Kind::ProcessExit {
             let memory = (0..prog.vars).map(|v| sim.load(v, 0, 8)).collect();
             let regs = sim.threads.iter().map(|th| th.regs.clone()).collect();
-            let p = pending(&sim);
+            let p = pending(&*sim);
             let maximal = TraceEnd::Maximal { killed: false };
             return end(
                 events,
@@ -765,6 +831,8 @@ pub struct Explored {
     pub killed: u64,
     /// Complete executions that repeated a trace already seen.
     pub redundant: u64,
+    /// Explored with ordered arrivals at barriers, after an overflow.
+    pub ordered_barriers: bool,
 }
 
 /// Explores `prog` exhaustively with `alg`; `None` if it takes more than `limit` executions.
@@ -772,23 +840,52 @@ pub fn explore(prog: &Program, alg: super::Algorithm, limit: u64) -> Option<Expl
     explore_within(prog, alg, limit, 10_000)
 }
 
-/// `explore`, with executions cut after `max_steps` events.
+/// `explore`, with executions cut after `max_steps` events. Like cdpor, it explores
+/// again with ordered arrivals at barriers once an execution finds that more threads use
+/// a barrier than it waits for.
 pub fn explore_within(
     prog: &Program,
     alg: super::Algorithm,
     limit: u64,
     max_steps: usize,
 ) -> Option<Explored> {
+    explore_in_mode(prog, alg, limit, max_steps, false).unwrap_or_else(|| {
+        explore_in_mode(prog, alg, limit, max_steps, true)
+            .expect("ordered arrivals fit every program")
+    })
+}
+
+/// `explore`, with every order of arrival at barriers: the model that the commuting
+/// arrivals are checked against.
+pub fn explore_ordered(prog: &Program, alg: super::Algorithm, limit: u64) -> Option<Explored> {
+    explore_in_mode(prog, alg, limit, 10_000, true).expect("ordered arrivals fit every program")
+}
+
+/// `None` inside: more executions than `limit`; outer `None`: the mode does not fit
+/// the program (a barrier overflowed).
+fn explore_in_mode(
+    prog: &Program,
+    alg: super::Algorithm,
+    limit: u64,
+    max_steps: usize,
+    ordered_barriers: bool,
+) -> Option<Option<Explored>> {
     let mut engine = super::Engine::new(alg);
-    let mut out = Explored::default();
+    let mut out = Explored {
+        ordered_barriers,
+        ..Explored::default()
+    };
     let mut seen_killed = BTreeSet::new();
     let mut runs = 0;
     while let Some(req) = engine.next_request() {
         runs += 1;
         if runs > limit {
+            return Some(None);
+        }
+        let r = run(prog, &req.clone(), max_steps, ordered_barriers);
+        if r.barrier_overflow && !ordered_barriers {
             return None;
         }
-        let r = run(prog, &req.clone(), max_steps);
         engine
             .record(&r.trace())
             .expect("simulated programs are deterministic");
@@ -806,5 +903,5 @@ pub fn explore_within(
         }
     }
     out.stats = engine.stats();
-    Some(out)
+    Some(Some(out))
 }

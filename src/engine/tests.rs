@@ -930,8 +930,10 @@ pub(crate) mod random {
     }
 
     /// Workers that meet at a barrier (that waits for all of them or fewer, so that some
-    /// may wait for good), with accesses before and after, and one that acts on being
-    /// the serial thread.
+    /// may wait for good), with accesses before and after, one that acts on being the
+    /// serial thread or ignores the result, and some that meet again or that take part
+    /// only when they read a variable as some other thread left it (so that whether more
+    /// threads use the barrier than it waits for depends on the interleaving).
     pub(crate) fn barrier_program() -> impl Strategy<Value = Program> {
         let access = prop_oneof![
             (0..2usize, 1..3i64).prop_map(|(v, x)| vec![Op::write(v, x)]),
@@ -949,9 +951,27 @@ pub(crate) mod random {
                 Op::write(v, 3)
             ]),
         ];
-        let worker = (access.clone(), access, serial).prop_map(|(before, after, serial)| {
-            [before, vec![Op::Barrier { b: 0, reg: 2 }], serial, after].concat()
+        let used = prop_oneof![Just(Some(2)), Just(None)];
+        let wait = (used, 0..4u8).prop_map(|(reg, shape)| {
+            let wait = Op::Barrier { b: 0, reg };
+            match shape {
+                // Only if variable 1 is still 0.
+                0 => vec![
+                    Op::read(1, 1),
+                    Op::SkipIfEq {
+                        reg: 1,
+                        value: 1,
+                        skip: 1,
+                    },
+                    wait,
+                ],
+                // Twice.
+                1 => vec![wait.clone(), wait],
+                _ => vec![wait],
+            }
         });
+        let worker = (access.clone(), wait, serial, access)
+            .prop_map(|(before, wait, serial, after)| [before, wait, serial, after].concat());
         prop::collection::vec(worker, 2..4).prop_flat_map(|workers| {
             let n = workers.len() as u32;
             (Just(workers), 1..=n).prop_map(|(workers, count)| Program {
@@ -970,6 +990,11 @@ pub(crate) mod random {
         fn barrier_programs_agree_with_the_oracle(prog in barrier_program()) {
             prop_assume!(sim::explore(&prog, Algorithm::None, 10_000).is_some());
             check(&prog);
+            // The commuting arrivals and the claimed serial return against the model in
+            // which the last arrival is the serial thread.
+            let commuting = sim::explore(&prog, Algorithm::None, LIMIT).unwrap();
+            let ordered = sim::explore_ordered(&prog, Algorithm::None, LIMIT).unwrap();
+            prop_assert_eq!(commuting.outcomes, ordered.outcomes);
         }
     }
 
@@ -1102,48 +1127,90 @@ fn a_step_bound_inside_a_wakeup_branch_is_a_cut() {
 }
 
 /// N threads meet at a barrier; each thread is the serial one in some execution (a
-/// worker writes its number when it is). Arrivals race with each other (each reads and
-/// writes the count): N! executions.
+/// worker writes its number when it is). The arrivals commute, and the first pass
+/// claims the serial return: N executions, one per serial thread; one when no thread
+/// uses the result.
 #[test]
 fn every_thread_at_a_barrier_is_the_serial_one_in_some_execution() {
-    for n in 2..=4usize {
-        let workers = (0..n)
-            .map(|k| {
-                vec![
-                    Op::Barrier { b: 0, reg: 0 },
-                    Op::SkipIfEq {
-                        reg: 0,
-                        value: 0,
-                        skip: 1,
-                    },
-                    Op::write(0, k as i64 + 1),
-                ]
-            })
-            .collect();
-        let prog = Program {
-            workers,
-            vars: 1,
-            barriers: vec![n as u32],
-            ..Default::default()
-        };
-        let counts = if n <= 3 {
-            check(&prog)
-        } else {
-            check_large(&prog)
-        };
-        assert_eq!(
-            counts.optimal,
-            (1..=n as u64).product::<u64>(),
-            "{n} threads"
-        );
-        let got = sim::explore(&prog, Algorithm::Optimal, LIMIT).unwrap();
-        let serial: BTreeSet<i64> = (got.outcomes.iter())
-            .filter_map(|o| match o {
-                sim::Outcome::Exit { memory, .. } => Some(memory[0]),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(serial, (1..=n as i64).collect(), "{n} threads");
+    for n in 2..=5usize {
+        for used in [true, false] {
+            let workers = (0..n)
+                .map(|k| {
+                    vec![
+                        Op::Barrier {
+                            b: 0,
+                            reg: used.then_some(0),
+                        },
+                        Op::SkipIfEq {
+                            reg: 0,
+                            value: 0,
+                            skip: 1,
+                        },
+                        Op::write(0, k as i64 + 1),
+                    ]
+                })
+                .collect();
+            let prog = Program {
+                workers,
+                vars: 1,
+                barriers: vec![n as u32],
+                ..Default::default()
+            };
+            // Classic DPOR, under which reads do not commute, orders the arrivals: the
+            // oracle runs it on the small ones.
+            if n <= 3 {
+                check(&prog);
+            }
+            let got = sim::explore(&prog, Algorithm::Optimal, LIMIT).unwrap();
+            assert_eq!((got.redundant, got.stats.blocked), (0, 0));
+            let want = if used { n as u64 } else { 1 };
+            assert_eq!(got.stats.executions, want, "{n} threads");
+            assert!(!got.ordered_barriers);
+            let serial: BTreeSet<i64> = (got.outcomes.iter())
+                .filter_map(|o| match o {
+                    sim::Outcome::Exit { memory, .. } => Some(memory[0]),
+                    _ => None,
+                })
+                .collect();
+            let expected = if used {
+                (1..=n as i64).collect()
+            } else {
+                [0].into()
+            };
+            assert_eq!(serial, expected, "{n} threads");
+        }
+    }
+}
+
+/// Two threads meet at a barrier of two; a third joins the barrier only if it reads a
+/// flag before the first thread sets it after the barrier. The overflow shows only in
+/// some interleavings: every algorithm must find one and explore every order of arrival.
+#[test]
+fn a_barrier_used_by_more_threads_than_it_waits_for_in_some_executions_only() {
+    let wait = Op::Barrier { b: 0, reg: None };
+    let prog = Program {
+        workers: vec![
+            vec![wait.clone(), Op::write(0, 1)],
+            vec![wait.clone(), Op::write(1, 1)],
+            vec![
+                Op::read(0, 1),
+                Op::SkipIfEq {
+                    reg: 1,
+                    value: 1,
+                    skip: 1,
+                },
+                wait,
+                Op::write(2, 1),
+            ],
+        ],
+        vars: 3,
+        barriers: vec![2],
+        ..Default::default()
+    };
+    check(&prog);
+    for alg in [Algorithm::Optimal, Algorithm::Source, Algorithm::Classic] {
+        let got = sim::explore(&prog, alg, LIMIT).unwrap();
+        assert!(got.ordered_barriers, "{alg:?}");
     }
 }
 
@@ -1152,7 +1219,7 @@ fn every_thread_at_a_barrier_is_the_serial_one_in_some_execution() {
 #[test]
 fn a_barrier_with_more_threads_than_it_waits_for_makes_up_its_rounds_every_way() {
     let workers = (0..3)
-        .map(|k| vec![Op::Barrier { b: 0, reg: 0 }, Op::write(k, 1)])
+        .map(|k| vec![Op::Barrier { b: 0, reg: Some(0) }, Op::write(k, 1)])
         .collect();
     let prog = Program {
         workers,

@@ -555,7 +555,44 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             }
         }
         main.as_global_value().set_name(USER_MAIN);
+        self.mark_unused_barrier_results();
         Ok((verifier_api, tls))
+    }
+
+    /// When no call of `pthread_barrier_wait` uses its result, the calls go to a shim
+    /// that says so: no thread needs to be told it is the serial one, which saves the
+    /// exploration a choice of serial thread per round (`ops::barrier`). One call that
+    /// uses it (or a use of the function other than a call) and every thread may be the
+    /// one told, the ones that ignore it included.
+    fn mark_unused_barrier_results(&self) {
+        let Some(wait) = self.module.get_function("__cdpor_pthread_barrier_wait") else {
+            return;
+        };
+        let wait_ref = wait.as_value_ref();
+        let mut calls = Vec::new();
+        unsafe {
+            let mut u = LLVMGetFirstUse(wait_ref);
+            while !u.is_null() {
+                let user = LLVMGetUser(u);
+                let ignored = opcode(user) == Some(LLVMOpcode::LLVMCall)
+                    && callee(user) == Some(wait_ref)
+                    && LLVMGetFirstUse(user).is_null();
+                if !ignored {
+                    return;
+                }
+                calls.push(user);
+                u = LLVMGetNextUse(u);
+            }
+        }
+        let unused =
+            self.module
+                .add_function("__cdpor_pthread_barrier_wait_unused", wait.get_type(), None);
+        for call in calls {
+            unsafe {
+                let n = LLVMGetNumOperands(call);
+                LLVMSetOperand(call, (n - 1) as u32, unused.as_value_ref());
+            }
+        }
     }
 
     /// Tells the runtime whether the program can register exit handlers, so that the

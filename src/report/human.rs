@@ -56,8 +56,13 @@ pub fn human(namer: &Namer, s: &Summary, algorithm: &str, full_trace: bool) -> S
                 out += &format!("\nLost wake-up: {lost}.\n");
             }
         }
+        let replay = if s.ordered_barriers {
+            "cdpor replay --ordered-barriers --schedule"
+        } else {
+            "cdpor replay --schedule"
+        };
         out += &format!(
-            "\nSchedule (thread of each step, for `cdpor replay --schedule`): {}\n",
+            "\nSchedule (thread of each step, for `{replay}`): {}\n",
             schedule::format(&f.schedule, f.execution.names())
         );
         if s.errors.len() > 1 || s.failing > 1 {

@@ -36,6 +36,10 @@ pub struct JsonReport {
     /// read: redundant, since another execution runs the loop after that change (not in
     /// `executions`).
     pub stale_spins: u64,
+    /// Every order of arrival at barriers was explored (a barrier was used by more
+    /// threads than it waits for, or `--ordered-barriers`): replaying `schedule` needs
+    /// `--ordered-barriers`.
+    pub ordered_barriers: bool,
     pub algorithm: &'static str,
     pub threads: usize,
     pub time_s: f64,
@@ -122,6 +126,7 @@ pub fn json(
         bounded: s.stats.bounded,
         assume_blocked: s.assume_blocked,
         stale_spins: s.stale_spins,
+        ordered_barriers: s.ordered_barriers,
         algorithm,
         threads,
         time_s: (s.elapsed.as_secs_f64() * 1e4).round() / 1e4,

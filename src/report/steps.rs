@@ -1,6 +1,7 @@
 //! The failing interleaving, step by step: what each event did, to what, where.
 
 use super::*;
+use cdpor_sched::ops::barrier;
 
 impl Namer<'_> {
     /// The failing execution's events, one row each.
@@ -90,8 +91,13 @@ impl Namer<'_> {
             Kind::RwInit => named("rwlock init"),
             Kind::RwDestroy => named("rwlock destroy"),
             Kind::BarrierInit => (format!("barrier init for {}", e.value), here()),
-            Kind::BarrierWait if e.failed() => named("barrier wait: arrives"),
-            Kind::BarrierWait => named("barrier wait: arrives last (serial thread)"),
+            Kind::BarrierWait if barrier::is_serial(e) => {
+                named("barrier wait: arrives last (serial thread)")
+            }
+            Kind::BarrierWait => named("barrier wait: arrives"),
+            Kind::BarrierPass if barrier::is_serial(e) => {
+                named("barrier wait: round over, passes (serial thread)")
+            }
             Kind::BarrierPass => named("barrier wait: round over, passes"),
             Kind::BarrierDestroy => named("barrier destroy"),
             Kind::RdLock if e.failed() => named("read-lock: EDEADLK (holds the write lock)"),

@@ -14,6 +14,17 @@ pub const STACK_GUARD: u64 = 64 << 10;
 /// below the stacks: never mapped, only named by footprints.
 pub const DETACH_WORDS: u64 = STACK_BASE - 8 * MAX_THREADS as u64;
 
+/// Bytes that stand for parts of synchronization objects that no byte of the object
+/// holds (a barrier's rounds: `ops::barrier`), above every address a program can have:
+/// never mapped, only named by footprints, so that dependence can say more than the
+/// object's own bytes would.
+pub const NAMES_BASE: u64 = 1 << 62;
+
+/// Is `addr` such a name rather than memory?
+pub fn is_name(addr: u64) -> bool {
+    addr >= NAMES_BASE
+}
+
 /// Each thread allocates from a slot of its own.
 pub const HEAP_BASE: u64 = 0x2000_0000_0000;
 pub const HEAP_SLOT: u64 = 1 << 32;

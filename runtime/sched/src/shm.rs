@@ -30,6 +30,9 @@ pub const FLAG_RACES: u32 = 8;
 /// execution as redundant (`ops::awaits::LOOP_RETRY`): the oracle that reduction is
 /// checked against.
 pub const FLAG_ALL_RETRIES: u32 = 16;
+/// Every order of arrival at a barrier is explored (`ops::barrier::ORDERED`): the
+/// exploration after one in which more threads used a barrier than it waits for.
+pub const FLAG_ORDERED_BARRIERS: u32 = 32;
 
 /// Environment variables through which `cdpor` hands the fork server its region.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";
@@ -246,6 +249,8 @@ pub struct Header {
     /// their interval only: `[site, values explored]`, the first `MAX_RESTRICTED` sites.
     pub n_restricted: u32,
     pub restricted: [[u32; 2]; MAX_RESTRICTED],
+    /// More threads used a barrier than it waits for (`ops::World::barrier_overflow`).
+    pub barrier_overflow: u32,
     /// NUL-terminated: the failed assertion's expression.
     pub text: [u8; TEXT_LEN],
     /// NUL-terminated: the failed assertion's file.

@@ -298,6 +298,9 @@ impl World for Exec {
     fn choose(&mut self, n: u32) -> u32 {
         self.sched.choice(n)
     }
+    fn barrier_overflow(&mut self) {
+        self.hdr().barrier_overflow = 1;
+    }
 }
 
 // ---- entry points for the C side ----
@@ -445,8 +448,10 @@ impl Exec {
             self.in_runtime = false;
             return;
         }
+        let mut ev = Event { tid: t, ..ev };
+        ops::announce(self, &mut ev);
         let th = &mut self.threads[t as usize];
-        th.pending = Event { tid: t, ..ev };
+        th.pending = ev;
         let starting = th.status == Status::Starting;
         let parent = th.parent;
         th.status = Status::Ready;
@@ -700,7 +705,8 @@ impl Exec {
         if self.strict {
             // Whether the bytes are still a block's (or a live thread's stack) is decided
             // now, as the access executes; a write that changed nothing is still one.
-            for r in ops::footprint(&ops::attempt(ev)).ranges() {
+            let footprint = ops::footprint(&ops::attempt(ev));
+            for r in footprint.ranges().filter(|r| !layout::is_name(r.lo)) {
                 let fault = heap::check(r.lo, r.hi - r.lo)
                     .err()
                     .or_else(|| self.dead_thread_memory(r.lo, r.hi - r.lo));

@@ -47,7 +47,10 @@ pub(super) fn sync_op(ev: Event) -> c_int {
         return libc::EINVAL;
     }
     let e = ex();
-    for r in ops::footprint(&ev).ranges() {
+    for r in ops::footprint(&ev)
+        .ranges()
+        .filter(|r| !layout::is_name(r.lo))
+    {
         e.check_object(r.lo, r.hi - r.lo, ev.site);
     }
     e.submit(ev);
@@ -62,30 +65,36 @@ pub extern "C" fn cdpor_cond_wait(cond: *mut c_void, mutex: *mut c_void, site: u
     cond_wait(cond, mutex, false, site)
 }
 
-/// `pthread_barrier_wait`: arrives, and unless that ended the round, waits for it to end
-/// (`ops::barrier`).
+/// `pthread_barrier_wait`: arrives, then waits for the round to end (`ops::barrier`);
+/// `used`: the program uses the result, so the pass claims the serial return.
 #[no_mangle]
-pub extern "C" fn cdpor_barrier_wait(barrier: *mut c_void, site: u32) -> c_int {
+pub extern "C" fn cdpor_barrier_wait(barrier: *mut c_void, site: u32, used: c_int) -> c_int {
     if barrier.is_null() {
         return libc::EINVAL;
     }
     let e = ex();
     e.check_object(barrier as u64, ops::barrier::SIZE, site);
+    let ordered = e.hdr().flags & shm::FLAG_ORDERED_BARRIERS != 0;
+    let mode = if ordered { ops::barrier::ORDERED } else { 0 };
     e.submit(Event {
         site,
+        aux: mode,
         ..Event::on(0, Kind::BarrierWait, barrier as u64)
     });
     let e = ex();
     let arrived = e.event_at(e.sched.step() - 1);
-    if !arrived.failed() {
+    if !ops::barrier::passes(&arrived) {
         return ops::barrier::SERIAL_THREAD;
     }
+    let unused = if used == 0 { ops::barrier::UNUSED } else { 0 };
     e.submit(Event {
         site,
         value: arrived.value,
+        aux: mode | unused,
         ..Event::on(0, Kind::BarrierPass, barrier as u64)
     });
-    0
+    let e = ex();
+    e.threads[e.cur as usize].result as c_int
 }
 
 /// `pthread_cond_timedwait`: a wait that may also time out (`ops::cond`).

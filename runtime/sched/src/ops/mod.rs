@@ -368,6 +368,17 @@ pub trait World {
     fn finished(&self, t: Tid) -> bool;
     /// Which of `n` alternatives the current step takes (the schedule's, or the first).
     fn choose(&mut self, n: u32) -> u32;
+    /// More threads use a barrier than it waits for: its arrivals must be explored in
+    /// every order (`barrier`), which this exploration does not do.
+    fn barrier_overflow(&mut self);
+}
+
+/// Thread `e.tid` announces `e` as its next operation: what the operation needs to know
+/// or record before it is scheduled (a barrier arrival's round).
+pub fn announce<W: World>(w: &mut W, e: &mut Event) {
+    if e.kind() == Kind::BarrierWait {
+        barrier::announce(w, e);
+    }
 }
 
 /// Can `e`, the next operation of its thread, execute in this state?
@@ -508,7 +519,7 @@ pub fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         RwInit | RdLock | TryRdLock | WrLock | TryWrLock | RwUnlock | RwDestroy => {
             rwlock::execute(w, e)
         }
-        BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::execute(w, e),
+        BarrierInit | BarrierWait | BarrierPass | BarrierDestroy => barrier::execute(w, e, step),
         Join | Detach | ThreadExit => {
             thread::execute(w, e);
             0
@@ -530,6 +541,7 @@ pub(crate) mod testing {
         pub pending: HashMap<Tid, Event>,
         pub finished: ThreadSet,
         pub next_choice: u32,
+        pub overflow: bool,
     }
 
     impl World for TestWorld {
@@ -559,6 +571,9 @@ pub(crate) mod testing {
         }
         fn choose(&mut self, n: u32) -> u32 {
             self.next_choice.min(n.saturating_sub(1))
+        }
+        fn barrier_overflow(&mut self) {
+            self.overflow = true;
         }
     }
 }
