@@ -163,6 +163,16 @@ struct Sets {
     /// optimal: threads whose operation here has had its other alternatives added to
     /// `wut`.
     alternatives: ThreadSet,
+    /// optimal: sleeping threads that stay asleep (their next event commutes with every
+    /// event since, as those executed) but cover no race's reversal here, because an
+    /// event since conflicts with them as an attempt (`ops::attempt`: a failed
+    /// compare-and-swap, which executed as a read, as the write it might have been).
+    /// A wakeup tree knows the event whose race it reverses only as an attempt, so its
+    /// branches were laid out under that dependence; a sleeper that only the finer one
+    /// keeps asleep cannot stand for the executions under such a branch. (Without this,
+    /// optimal dropped a load's reversal behind a sleeping load, under a branch started
+    /// by a try that failed: a lost trace.)
+    loose: ThreadSet,
 }
 
 impl Node {
@@ -183,6 +193,7 @@ impl Node {
             backtrack: own,
             done: own,
             alternatives: ThreadSet::EMPTY,
+            loose: ThreadSet::EMPTY,
         }
     }
 
@@ -198,6 +209,10 @@ impl Node {
             .as_deref()
             .map_or(self.initial_sets(), |s| *s)
             .done
+    }
+
+    fn loose(&self) -> ThreadSet {
+        self.sets.as_deref().map_or(ThreadSet::EMPTY, |s| s.loose)
     }
 
     fn sets_mut(&mut self) -> &mut Sets {
@@ -219,6 +234,35 @@ impl Node {
                 }));
         }
     }
+}
+
+/// The sleepers of a node after `prev` (`sleep`, those that `prev.event` left asleep)
+/// that cover no reversal there (`Sets::loose`): loose after `prev` already, or in
+/// conflict with `prev.event` as attempts.
+fn loosened(prev: &Node, sleep: &[Event]) -> ThreadSet {
+    let mut loose = ThreadSet::EMPTY;
+    if sleep.is_empty() {
+        return loose;
+    }
+    let before = prev.loose();
+    let attempt = ops::attempt(&prev.event);
+    let coarse = Dependence::of(&attempt);
+    for s in sleep {
+        let t = s.tid();
+        let outcome = tried(&prev.event, &attempt) || tried(s, &ops::attempt(s));
+        if before.contains(t) || (outcome && Dependence::of(&ops::attempt(s)).with(&coarse)) {
+            loose.insert(t);
+        }
+    }
+    loose
+}
+
+/// Is `e` an access whose outcome made it finer than its attempt `attempt` (a failed
+/// compare-and-swap or read-modify-write, a read)? Other operations with outcomes
+/// (trylocks, rwlock tries, signals) are left to the finer dependence: see
+/// docs/reductions.md, "Known limits".
+fn tried(e: &Event, attempt: &Event) -> bool {
+    matches!(e.kind(), Kind::CmpXchg | Kind::Rmw) && attempt != e
 }
 
 /// Puts thread `e.tid`'s next event into a sleep set (in place of an older entry).
@@ -488,7 +532,11 @@ impl Engine {
                 let awake = |s: &&Event| !Dependence::of(s).with(&woken);
                 sleep.extend(prev.sleep.iter().filter(awake));
             }
+            let loose = loosened(prev, &sleep);
             let mut node = Node::new(event, sleep);
+            if !loose.is_empty() {
+                node.sets_mut().loose = loose;
+            }
             if !below.is_empty() {
                 let followed = below.remove(0);
                 node.wut.branches = std::mem::replace(&mut below, followed.children);
@@ -561,7 +609,9 @@ impl Engine {
         match self.alg {
             Algorithm::None => {}
             Algorithm::Optimal => {
-                if node.sleep.iter().any(|s| is_weak_initial_of(s, &v, &d)) {
+                let loose = node.loose();
+                let covers = |s: &&Event| !loose.contains(s.tid());
+                if (node.sleep.iter().filter(covers)).any(|s| is_weak_initial_of(s, &v, &d)) {
                     return;
                 }
                 node.wut.insert_of(v, d);
@@ -620,6 +670,11 @@ impl Engine {
             let enabled = self.enabled[i];
             let node = &mut self.nodes[i];
             leave_branch(self.alg, &mut node.sleep, node.event);
+            // Its entry is new: it covers what its branch explored.
+            let t = node.event.tid();
+            if node.loose().contains(t) {
+                node.sets_mut().loose.remove(t);
+            }
             let (next, branch) = match self.alg {
                 Algorithm::Optimal => match node.wut.take_leftmost() {
                     Some(b) => (Some(b.event.tid()), Some(b)),

@@ -75,14 +75,19 @@ fn check_against(prog: &Program, reference: &sim::Explored, none: u64) -> Counts
                     got.stats.blocked, 0,
                     "optimal had sleep-set-blocked executions on {prog:#?}"
                 );
-                assert_eq!(
-                    got.redundant, 0,
-                    "optimal explored a trace twice on {prog:#?}"
-                );
-                assert_eq!(
-                    got.stats.executions - got.killed,
-                    reference.classes.len() as u64
-                );
+                // Where a try's outcome makes it finer than the attempt the wakeup
+                // tree knew, optimal may run a trace twice rather than lose one
+                // (`Sets::loose` in the engine): every trace, not exactly one each.
+                if !has_tries(prog) {
+                    assert_eq!(
+                        got.redundant, 0,
+                        "optimal explored a trace twice on {prog:#?}"
+                    );
+                    assert_eq!(
+                        got.stats.executions - got.killed,
+                        reference.classes.len() as u64
+                    );
+                }
                 if reference.killed == 0 {
                     assert_eq!(got.killed, 0);
                 }
@@ -94,6 +99,17 @@ fn check_against(prog: &Program, reference: &sim::Explored, none: u64) -> Counts
         }
     }
     counts
+}
+
+/// Does the program have compare-and-swaps or fetch-adds, whose outcomes can make an
+/// executed event finer than its attempt?
+fn has_tries(prog: &Program) -> bool {
+    let tries = |op: &Op| matches!(op, Op::Cas { .. } | Op::FetchAdd { .. });
+    let code = [&prog.main]
+        .into_iter()
+        .chain(&prog.workers)
+        .chain(&prog.children);
+    code.flatten().any(tries)
 }
 
 fn increments(threads: usize, k: usize) -> Program {
@@ -855,6 +871,54 @@ pub(crate) mod random {
             })
     }
 
+    /// Up to four threads of one or two accesses each to one variable: loads, stores,
+    /// compare-and-swaps that fail for good (a read) or may succeed, fetch-adds. Wide
+    /// rather than deep, where a failed try, which commutes with reads, meets races whose
+    /// reversal turns on it (a wakeup sequence knows a try only by its attempt).
+    pub(crate) fn outcome_program() -> impl Strategy<Value = Program> {
+        let op = prop_oneof![
+            (1..3i64).prop_map(|x| Op::write(0, x)),
+            Just(Op::read(0, 0)),
+            Just(Op::Cas {
+                var: 0,
+                expected: 9,
+                new: 3,
+                reg: 1
+            }),
+            (0..2i64).prop_map(|e| Op::Cas {
+                var: 0,
+                expected: e,
+                new: 2,
+                reg: 1
+            }),
+            Just(Op::FetchAdd {
+                var: 0,
+                add: 1,
+                reg: 2
+            }),
+        ];
+        prop::collection::vec(prop::collection::vec(op, 1..3), 3..5).prop_map(|workers| Program {
+            workers,
+            vars: 1,
+            ..Default::default()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(config(300, 0x0c7c_2026))]
+
+        /// Too wide for `none` (main's creates and joins interleave with all of it):
+        /// `optimal` against `source`, whose sleep sets take no wakeup tree's word.
+        #[test]
+        fn wide_programs_with_failed_tries_agree_with_source(prog in outcome_program()) {
+            let source = sim::explore(&prog, Algorithm::Source, LIMIT).unwrap();
+            let optimal = sim::explore(&prog, Algorithm::Optimal, LIMIT).unwrap();
+            prop_assert_eq!(&optimal.outcomes, &source.outcomes);
+            prop_assert_eq!(&optimal.classes, &source.classes);
+            prop_assert_eq!(optimal.stats.blocked, 0);
+        }
+    }
+
     /// Two waiters and one or two signallers on one condition, and an access of main's:
     /// where a signal has several waiters to choose from.
     pub(in crate::engine) fn condition_program() -> impl Strategy<Value = Program> {
@@ -1237,4 +1301,32 @@ fn a_barrier_with_more_threads_than_it_waits_for_makes_up_its_rounds_every_way()
         .collect();
     // Main waits to join the one left behind: each of the three in turn.
     assert_eq!(stuck.len(), 3, "{stuck:?}");
+}
+
+/// A write, a compare-and-swap that fails for good (a read) and two loads: whether each
+/// of the three reads comes before the write is its own class (8). Optimal once lost
+/// one: a sleeping try (executed: a read) covered a load's reversal that the wakeup tree,
+/// which knew the try only as an attempt (a write), had not merged with it.
+#[test]
+fn a_failed_try_asleep_does_not_cover_a_loads_reversal() {
+    let cas = Op::Cas {
+        var: 0,
+        expected: 9,
+        new: 3,
+        reg: 0,
+    };
+    let prog = Program {
+        workers: vec![
+            vec![Op::write(0, 1)],
+            vec![cas],
+            vec![Op::read(0, 0)],
+            vec![Op::read(0, 0)],
+        ],
+        vars: 1,
+        ..Default::default()
+    };
+    let none = sim::explore(&prog, Algorithm::None, 1_000_000).unwrap();
+    let c = check_against(&prog, &none, none.stats.executions);
+    assert_eq!(c.traces, 8);
+    assert!(c.optimal >= 8, "{c:?}");
 }
