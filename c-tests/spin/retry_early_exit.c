@@ -22,9 +22,9 @@
  * run: -DN=3 --algorithm optimal ; verdict=safe executions=210 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:41 executions=68 blocked=0
- * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:41
- * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:41
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43 executions=68 blocked=0
+ * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43
+ * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43
  */
 #include <assert.h>
 #include <pthread.h>

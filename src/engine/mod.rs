@@ -532,7 +532,11 @@ impl Engine {
                 let awake = |s: &&Event| !Dependence::of(s).with(&woken);
                 sleep.extend(prev.sleep.iter().filter(awake));
             }
-            let loose = loosened(prev, &sleep);
+            let loose = if self.alg == Algorithm::Optimal {
+                loosened(prev, &sleep)
+            } else {
+                ThreadSet::EMPTY
+            };
             let mut node = Node::new(event, sleep);
             if !loose.is_empty() {
                 node.sets_mut().loose = loose;
