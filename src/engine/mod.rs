@@ -246,11 +246,18 @@ fn loosened(prev: &Node, sleep: &[Event]) -> ThreadSet {
     }
     let before = prev.loose();
     let attempt = ops::attempt(&prev.event);
-    let coarse = Dependence::of(&attempt);
+    let prev_tried = tried(&prev.event, &attempt);
+    // Worked out only if some event here was a try: most nodes have none.
+    let mut coarse = None;
     for s in sleep {
         let t = s.tid();
-        let outcome = tried(&prev.event, &attempt) || tried(s, &ops::attempt(s));
-        if before.contains(t) || (outcome && Dependence::of(&ops::attempt(s)).with(&coarse)) {
+        let s_attempt = ops::attempt(s);
+        if before.contains(t)
+            || (prev_tried || tried(s, &s_attempt)) && {
+                let c = coarse.get_or_insert_with(|| Dependence::of(&attempt));
+                Dependence::of(&s_attempt).with(c)
+            }
+        {
             loose.insert(t);
         }
     }

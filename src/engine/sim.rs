@@ -328,6 +328,8 @@ struct Sim<'p> {
     sched: Scheduler<'p>,
     /// Arrivals at barriers are ordered (`ops::barrier::ORDERED`).
     ordered_barriers: bool,
+    /// `ops::barrier::UNUSED` if no barrier wait of the program uses its result.
+    barrier_unused: u32,
     barrier_overflow: bool,
 }
 
@@ -476,7 +478,7 @@ impl<'p> Sim<'p> {
                 },
                 Op::Barrier { b, .. } if self.threads[t as usize].waiting => Event {
                     value: self.threads[t as usize].round,
-                    aux: self.barrier_mode() | self.prog.barrier_results_unused(),
+                    aux: self.barrier_mode() | self.barrier_unused,
                     ..Event::on(t, Kind::BarrierPass, barrier_addr(b))
                 },
                 Op::Barrier { b, .. } => Event {
@@ -676,6 +678,7 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize, ordered_barriers: bo
         pending: vec![Event::default(); n],
         sched: Scheduler::new(&req.schedule, &req.sleep, req.sleep_from, max_steps),
         ordered_barriers,
+        barrier_unused: prog.barrier_results_unused(),
         barrier_overflow: false,
     };
     let mut r = drive(&mut sim);

@@ -50,24 +50,13 @@ pub const ORDERED: u32 = 1;
 /// `aux` of a pass: no call in the program uses the result, so it claims nothing.
 pub const UNUSED: u32 = 2;
 
-fn arrived(b: u64) -> u64 {
-    b
-}
-fn needed(b: u64) -> u64 {
-    b + 4
-}
-fn round(b: u64) -> u64 {
-    b + 8
-}
-fn claimed(b: u64) -> u64 {
-    b + 12
-}
-fn generation(b: u64) -> u64 {
-    b + 16
-}
-fn participants(b: u64) -> u64 {
-    b + 20
-}
+// The words the model uses, as offsets from the barrier's address.
+const ARRIVED: u64 = 0;
+const NEEDED: u64 = 4;
+const ROUND: u64 = 8;
+const CLAIMED: u64 = 12;
+const GENERATION: u64 = 16;
+const PARTICIPANTS: u64 = 20;
 /// The key of a thread's own word that says in which generation it used barrier `b`.
 fn registered(b: u64) -> u64 {
     b + 1
@@ -149,7 +138,7 @@ pub(super) fn enables(e: &Event, c: &Event) -> bool {
 
 /// A pass waits until the round it arrived in (its `value`) has ended.
 pub(super) fn enabled<W: World>(w: &W, e: &Event) -> bool {
-    e.kind() != Kind::BarrierPass || w.sync_word(round(e.addr)) as u64 != e.value
+    e.kind() != Kind::BarrierPass || w.sync_word(e.addr + ROUND) as u64 != e.value
 }
 
 /// Using a barrier never initialized or destroyed, or destroying one that threads wait
@@ -159,10 +148,10 @@ pub(super) fn misuse<W: World>(w: &W, e: &Event) -> Option<super::Misuse> {
     if !matches!(e.kind(), Kind::BarrierWait | Kind::BarrierDestroy) {
         return None;
     }
-    match w.sync_word(needed(e.addr)) {
+    match w.sync_word(e.addr + NEEDED) {
         0 => Some(Uninitialized),
         DESTROYED => Some(UseDestroyed),
-        _ if e.kind() == Kind::BarrierDestroy && w.sync_word(arrived(e.addr)) > 0 => {
+        _ if e.kind() == Kind::BarrierDestroy && w.sync_word(e.addr + ARRIVED) > 0 => {
             Some(DestroyWaitedOn)
         }
         _ => None,
@@ -177,16 +166,16 @@ pub(super) fn announce<W: World>(w: &mut W, e: &mut Event) {
     if e.kind() != Kind::BarrierWait || ordered(e) {
         return;
     }
-    let n = w.sync_word(needed(b));
+    let n = w.sync_word(b + NEEDED);
     if n == 0 || n == DESTROYED {
         return; // a misuse, reported as it executes
     }
-    e.value = w.sync_word(round(b)) as u64;
-    let gen = w.sync_word(generation(b));
+    e.value = w.sync_word(b + ROUND) as u64;
+    let gen = w.sync_word(b + GENERATION);
     if w.thread_word(e.tid, registered(b)) != gen {
         w.set_thread_word(e.tid, registered(b), gen);
-        let users = w.sync_word(participants(b)) + 1;
-        w.set_sync_word(participants(b), users);
+        let users = w.sync_word(b + PARTICIPANTS) + 1;
+        w.set_sync_word(b + PARTICIPANTS, users);
         if users > n {
             w.barrier_overflow();
         }
@@ -199,26 +188,26 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
     let b = e.addr;
     match e.kind() {
         Kind::BarrierInit => {
-            w.set_sync_word(arrived(b), 0);
-            w.set_sync_word(needed(b), e.value as u32);
-            w.set_sync_word(round(b), 0);
-            w.set_sync_word(claimed(b), 0);
+            w.set_sync_word(b + ARRIVED, 0);
+            w.set_sync_word(b + NEEDED, e.value as u32);
+            w.set_sync_word(b + ROUND, 0);
+            w.set_sync_word(b + CLAIMED, 0);
             // Unique in the execution, never 0 (a thread word not set).
-            w.set_sync_word(generation(b), step + 1);
-            w.set_sync_word(participants(b), 0);
+            w.set_sync_word(b + GENERATION, step + 1);
+            w.set_sync_word(b + PARTICIPANTS, 0);
         }
         Kind::BarrierWait => {
-            let r = w.sync_word(round(b));
+            let r = w.sync_word(b + ROUND);
             e.value = r as u64;
-            let n = w.sync_word(arrived(b)) + 1;
-            if n >= w.sync_word(needed(b)) {
-                w.set_sync_word(arrived(b), 0);
-                w.set_sync_word(round(b), r.wrapping_add(1));
+            let n = w.sync_word(b + ARRIVED) + 1;
+            if n >= w.sync_word(b + NEEDED) {
+                w.set_sync_word(b + ARRIVED, 0);
+                w.set_sync_word(b + ROUND, r.wrapping_add(1));
                 if ordered(e) {
                     return SERIAL_THREAD;
                 }
             } else {
-                w.set_sync_word(arrived(b), n);
+                w.set_sync_word(b + ARRIVED, n);
                 if ordered(e) {
                     e.flags |= FLAG_FAILED;
                 }
@@ -227,14 +216,14 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
         Kind::BarrierPass if ordered(e) || e.aux & UNUSED != 0 => {}
         Kind::BarrierPass => {
             let mine = (e.value as u32).wrapping_add(1);
-            if w.sync_word(claimed(b)) == mine {
+            if w.sync_word(b + CLAIMED) == mine {
                 e.flags |= FLAG_FAILED;
             } else {
-                w.set_sync_word(claimed(b), mine);
+                w.set_sync_word(b + CLAIMED, mine);
                 return SERIAL_THREAD;
             }
         }
-        Kind::BarrierDestroy => w.set_sync_word(needed(b), DESTROYED),
+        Kind::BarrierDestroy => w.set_sync_word(b + NEEDED, DESTROYED),
         _ => {}
     }
     0
@@ -243,12 +232,12 @@ pub(super) fn execute<W: World>(w: &mut W, e: &mut Event, step: u32) -> i32 {
 /// The words of barrier `b`, initialized to wait for `count` threads before any event
 /// (the simulator's barriers): as `BarrierInit` at step 0 leaves them, the zeros aside.
 pub fn initialized(b: u64, count: u32) -> [(u64, u32); 2] {
-    [(needed(b), count), (generation(b), 1)]
+    [(b + NEEDED, count), (b + GENERATION, 1)]
 }
 
 /// How many threads have arrived in the current round, and how many it waits for.
 pub fn progress<W: World>(w: &W, b: u64) -> (u32, u32) {
-    (w.sync_word(arrived(b)), w.sync_word(needed(b)))
+    (w.sync_word(b + ARRIVED), w.sync_word(b + NEEDED))
 }
 
 /// Did `e` return `SERIAL_THREAD`: an ordered arrival that ended its round, or a pass
