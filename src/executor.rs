@@ -213,6 +213,9 @@ pub struct RunOptions {
     pub retry_reduction: bool,
     /// Every order of arrival at a barrier is explored (`ops::barrier::ORDERED`).
     pub ordered_barriers: bool,
+    /// A false assumption stops its thread for good where what it read could still
+    /// change (docs/reductions.md); off, it ends the execution at once.
+    pub assume_waits: bool,
 }
 
 impl Default for RunOptions {
@@ -226,6 +229,7 @@ impl Default for RunOptions {
             races: false,
             retry_reduction: true,
             ordered_barriers: false,
+            assume_waits: true,
         }
     }
 }
@@ -319,6 +323,9 @@ impl Executor {
             }
             if opts.run.ordered_barriers {
                 hdr.flags |= shm::FLAG_ORDERED_BARRIERS;
+            }
+            if !opts.run.assume_waits {
+                hdr.flags |= shm::FLAG_ASSUME_ENDS;
             }
             hdr.max_threads = opts.run.max_threads;
             hdr.unroll = opts.run.unroll;

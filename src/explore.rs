@@ -736,11 +736,12 @@ pub(crate) fn trace_end(end: &End) -> Option<TraceEnd> {
         End::StepBound | End::ThreadBound | End::TimedWaitCut | End::LoopBound { .. } => {
             TraceEnd::Stopped
         }
-        End::Crash { .. }
-        | End::Died(_)
-        | End::Memory { .. }
-        | End::Misuse { .. }
-        | End::AssumeFail { .. } => TraceEnd::Maximal { killed: true },
+        End::Crash { .. } | End::Died(_) | End::Memory { .. } | End::Misuse { .. } => {
+            TraceEnd::Maximal { killed: true }
+        }
+        // Ended by its last event where the assumption failed (`Kind::ends_program`);
+        // not where the thread stopped there and the others ran on.
+        End::AssumeFail { .. } => TraceEnd::Maximal { killed: false },
         _ => TraceEnd::Maximal { killed: false },
     })
 }

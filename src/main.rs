@@ -107,6 +107,10 @@ struct BuildArgs {
     /// Explore every failed try of a retry loop (the oracle of that reduction, for tests).
     #[arg(long, hide = true)]
     all_retries: bool,
+    /// End the execution at a false assumption (the oracle of stopping the thread
+    /// there, for tests).
+    #[arg(long, hide = true)]
+    assume_ends: bool,
     /// Explore every order in which threads arrive at a barrier. cdpor does so by itself
     /// when more threads use a barrier than it waits for; a schedule from such a run
     /// replays with it.
@@ -151,6 +155,7 @@ impl BuildArgs {
             races: self.races,
             retry_reduction: !self.all_retries,
             ordered_barriers: self.ordered_barriers,
+            assume_waits: !self.assume_ends,
         }
     }
 }

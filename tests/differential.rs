@@ -60,6 +60,9 @@ enum Stmt {
     WaitLoop,
     /// `while (x != n) {}`: an await (or a livelock).
     Spin(usize, i32),
+    /// A memoryless await: `a = x; while (a != n) a = x;`, or with `false`, `a` starting
+    /// at -1 instead of a load (not peeled).
+    Memoryless(usize, i32, bool),
     /// A test-and-set acquire of `x` as a spin lock, and its release.
     SpinLocked(usize, Vec<Stmt>),
     Signal {
@@ -75,6 +78,9 @@ enum Stmt {
     /// `pthread_barrier_wait(&bar)`; with a variable, the serial thread writes its number
     /// there (else the result is not used).
     Barrier(Option<usize>),
+    /// `__VERIFIER_assume(x == n)`, or with a second variable `y`,
+    /// `__VERIFIER_assume(x == n || y == n)`: false ones make executions infeasible.
+    Assume(usize, usize, i32),
 }
 
 #[derive(Clone, Debug)]
@@ -119,10 +125,12 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::Wait),
         1 => Just(Stmt::WaitLoop),
         1 => (0..3usize, 0..3i32).prop_map(|(v, n)| Stmt::Spin(v, n)),
+        1 => (0..3usize, 0..3i32, any::<bool>()).prop_map(|(v, n, p)| Stmt::Memoryless(v, n, p)),
         1 => (0..3usize, simple()).prop_map(|(v, s)| Stmt::SpinLocked(v, vec![s])),
         1 => (any::<bool>(), any::<bool>()).prop_map(|(broadcast, locked)| Stmt::Signal { broadcast, locked }),
         1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
         1 => prop_oneof![Just(None), (0..3usize).prop_map(Some)].prop_map(Stmt::Barrier),
+        1 => (0..3usize, 0..3usize, 0..3i32).prop_map(|(v, w, n)| Stmt::Assume(v, w, n)),
     ]
 }
 
@@ -137,7 +145,7 @@ fn events(s: &Stmt) -> usize {
             2 + b.iter().map(events).sum::<usize>()
         }
         Stmt::Wait | Stmt::WaitLoop => 5,
-        Stmt::Spin(..) | Stmt::Retry(..) => 2,
+        Stmt::Spin(..) | Stmt::Retry(..) | Stmt::Assume(..) | Stmt::Memoryless(..) => 2,
         Stmt::Signal { locked: true, .. } => 4,
         Stmt::Signal { locked: false, .. } => 2,
         Stmt::Spawn(b) => 4 + b.iter().map(events).sum::<usize>(),
@@ -234,6 +242,14 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             "{indent}pthread_mutex_lock(&m0);\n{indent}while (!flag)\n{indent}    pthread_cond_wait(&c, &m0);\n{indent}pthread_mutex_unlock(&m0);"
         ),
         Stmt::Spin(v, n) => writeln!(out, "{indent}while ({} != {n}) {{\n{indent}}}", x(v)),
+        Stmt::Memoryless(v, n, peeled) => {
+            let first = if *peeled { x(v) } else { "-1".to_string() };
+            writeln!(
+                out,
+                "{indent}{{\n{indent}    int a = {first};\n{indent}    while (a != {n})\n{indent}        a = {};\n{indent}}}",
+                x(v)
+            )
+        }
         Stmt::SpinLocked(v, body) => {
             writeln!(
                 out,
@@ -273,6 +289,15 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
         Stmt::Nondet(true) => writeln!(
             out,
             "{indent}if (__VERIFIER_nondet_int() == 1000)\n{indent}    r = r + 2;"
+        ),
+        Stmt::Assume(v, w, n) if v == w => {
+            writeln!(out, "{indent}__VERIFIER_assume({} == {n});", x(v))
+        }
+        Stmt::Assume(v, w, n) => writeln!(
+            out,
+            "{indent}__VERIFIER_assume({} == {n} || {} == {n});",
+            x(v),
+            x(w)
         ),
         Stmt::Barrier(None) => writeln!(out, "{indent}pthread_barrier_wait(&bar);"),
         Stmt::Barrier(Some(v)) => writeln!(
@@ -327,7 +352,8 @@ fn render(p: &Prog) -> String {
          int x0, x1, x2, flag, rm;\nchar buf[8] = \"ab\";\n\
          pthread_mutex_t m0 = PTHREAD_MUTEX_INITIALIZER, m1 = PTHREAD_MUTEX_INITIALIZER;\n\
          pthread_cond_t c = PTHREAD_COND_INITIALIZER;\nint *volatile nowhere;\npthread_barrier_t bar;\n\
-         unsigned char __VERIFIER_nondet_uchar(void);\nint __VERIFIER_nondet_int(void);\n\n",
+         unsigned char __VERIFIER_nondet_uchar(void);\nint __VERIFIER_nondet_int(void);\n\
+         void __VERIFIER_assume(int);\n\n",
     );
     for (i, w) in p.workers.iter().enumerate() {
         let t = i + 1;
@@ -425,6 +451,7 @@ fn explore(program: &Program, algorithm: Algorithm, max: Option<u64>, oracle: bo
         run: cdpor::executor::RunOptions {
             retry_reduction: !oracle,
             ordered_barriers: oracle,
+            assume_waits: !oracle,
             ..Default::default()
         },
         // The oracle runs each execution in a worker of its own; the reductions, in
@@ -456,7 +483,8 @@ fn keep(source: &str, summary: &Summary, errors: &Errors, why: &str) -> PathBuf 
     let mut header = format!("/* Found by tests/differential.rs: {why}\n *\n * cdpor-test\n");
     writeln!(
         header,
-        " * run: --keep-going --algorithm none --all-retries ; verdict=error executions={} failing={}",
+        " * run: --keep-going --algorithm none --all-retries --ordered-barriers --assume-ends ; \
+         verdict=error executions={} failing={}",
         summary.stats.executions, summary.failing
     )
     .unwrap();

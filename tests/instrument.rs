@@ -949,3 +949,42 @@ fn an_own_allocator_beside_the_models_is_refused() {
     assert_eq!(calls(&m, "malloc").len(), 1, "{m:#?}");
     assert!(calls(&m, "__cdpor_malloc").is_empty(), "{m:#?}");
 }
+
+/// The constant bits `__cdpor_loop` gets in `f`'s only loop (its flags are the back-edge
+/// bit or'ed with them).
+fn loop_bits(ir: &str, f: &str) -> u32 {
+    let lines = body(ir, f);
+    let hooks = calls(&lines, "__cdpor_loop");
+    assert_eq!(hooks.len(), 1, "one loop in {f}:\n{}", lines.join("\n"));
+    let flags = hooks[0].1[1].split_whitespace().nth(1).unwrap().to_string();
+    let def = format!("{flags} = or i32 ");
+    lines
+        .iter()
+        .find_map(|l| l.trim().strip_prefix(&def))
+        .map_or(0, |rest| {
+            let bits = rest.split(", ").nth(1).unwrap_or_else(|| panic!("{rest}"));
+            bits.parse().unwrap_or_else(|_| panic!("{rest}"))
+        })
+}
+
+#[test]
+fn a_loop_whose_values_only_decide_at_its_head_is_memoryless() {
+    use cdpor_sched::ops::awaits::{LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED};
+    let (ir, _) = instrument(
+        "int x, y, z[2];\n\
+         void peeled(void) { int a = x; while (a != 0) a = x; }\n\
+         void fresh(void) { int a = -1; while (a != 2) a = x + y; }\n\
+         void counter(void) { int n = 0; while (x != 1) n++; y = n; }\n\
+         void feeds(void) { int a = x; while (a != 0) a = z[a & 1]; }\n\
+         void cast(void) { long a = x; while (a != 0) a = (long)(char)x; }\n\
+         int main(void) { peeled(); fresh(); counter(); feeds(); cast(); return 0; }\n",
+    );
+    let memoryless = LOOP_MAY_WAIT | LOOP_MEMORYLESS;
+    assert_eq!(loop_bits(&ir, "peeled"), memoryless | LOOP_PEELED);
+    assert_eq!(loop_bits(&ir, "fresh"), memoryless);
+    // A counter feeds its own next value; an index feeds the body's load.
+    assert_eq!(loop_bits(&ir, "counter") & LOOP_MEMORYLESS, 0);
+    assert_eq!(loop_bits(&ir, "feeds") & LOOP_MEMORYLESS, 0);
+    // Values on entry and on the way round from the same bytes, but not the same way.
+    assert_eq!(loop_bits(&ir, "cast") & LOOP_PEELED, 0);
+}

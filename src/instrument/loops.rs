@@ -20,7 +20,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cdpor_sched::ops::awaits::{LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_RETRY};
+use cdpor_sched::ops::awaits::{
+    LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED, LOOP_RETRY,
+};
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
@@ -415,7 +417,18 @@ impl Pass<'_, '_> {
                 // May an iteration read `errno` (in a function it calls, too)?
                 let errno = kept && l.body.iter().any(|&bb| calls_errno(bb, &mut errno_memo));
                 let retry = kept && super::retry::is_retry_loop(&l.body, &phis);
-                plans.push((l, first, phis, may_wait, errno, retry));
+                let memoryless = (matches!(may_wait, MayWait::Always) && !retry)
+                    .then(|| super::memoryless::memoryless(&l.body, head, &phis))
+                    .flatten();
+                // A memoryless loop's hook goes where the head decided to go round.
+                let (first, bits) = match &memoryless {
+                    Some(m) => (
+                        unsafe { LLVMGetFirstInstruction(m.cont) },
+                        LOOP_MEMORYLESS | if m.peeled { LOOP_PEELED } else { 0 },
+                    ),
+                    None => (first, 0),
+                };
+                plans.push((l, first, phis, may_wait, errno, retry, bits));
             }
             if plans.is_empty() {
                 continue;
@@ -462,7 +475,7 @@ impl Pass<'_, '_> {
                 }
             }
             let mut marks = marks.into_iter();
-            for (l, first, phis, may_wait, errno, retry) in plans {
+            for (l, first, phis, may_wait, errno, retry, shape) in plans {
                 let site = self.add_site(f, block_location(l.head), "loop");
                 let id = next_id;
                 next_id += 1;
@@ -499,7 +512,8 @@ impl Pass<'_, '_> {
                 } else {
                     0
                 } | if errno { LOOP_ERRNO } else { 0 }
-                    | if retry { LOOP_RETRY } else { 0 };
+                    | if retry { LOOP_RETRY } else { 0 }
+                    | shape;
                 let mut flags = if bits != 0 {
                     b.build_or(back, i32t.const_int(bits.into(), false), "")
                         .expect("positioned")

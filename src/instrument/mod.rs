@@ -34,6 +34,7 @@ mod frames;
 mod irreversible;
 mod linkage;
 mod loops;
+mod memoryless;
 mod nondet;
 mod records;
 mod retry;

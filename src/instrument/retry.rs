@@ -29,7 +29,7 @@ pub(super) fn is_retry_loop(body: &HashSet<LLVMBasicBlockRef>, phis: &[LLVMValue
 
 /// The one load that every phi of the head takes from outside the loop, and the one block
 /// outside it that the loop is entered from.
-fn entry_load(
+pub(super) fn entry_load(
     body: &HashSet<LLVMBasicBlockRef>,
     phis: &[LLVMValueRef],
 ) -> Option<(LLVMValueRef, LLVMBasicBlockRef)> {
@@ -60,7 +60,7 @@ fn strip_casts(mut v: LLVMValueRef) -> LLVMValueRef {
 }
 
 /// Does the rest of the load's block run no call but intrinsics without events?
-fn no_event_after(load: LLVMValueRef) -> bool {
+pub(super) fn no_event_after(load: LLVMValueRef) -> bool {
     let mut i = unsafe { LLVMGetNextInstruction(load) };
     while !i.is_null() {
         if matches!(
@@ -81,7 +81,7 @@ fn no_event_after(load: LLVMValueRef) -> bool {
 }
 
 /// Is every use of `v` one of `phis`, or a cast whose uses are?
-fn feeds_only(v: LLVMValueRef, phis: &[LLVMValueRef]) -> bool {
+pub(super) fn feeds_only(v: LLVMValueRef, phis: &[LLVMValueRef]) -> bool {
     let mut u = unsafe { LLVMGetFirstUse(v) };
     while !u.is_null() {
         let user = unsafe { LLVMGetUser(u) };

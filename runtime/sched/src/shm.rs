@@ -33,6 +33,10 @@ pub const FLAG_ALL_RETRIES: u32 = 16;
 /// Every order of arrival at a barrier is explored (`ops::barrier::ORDERED`): the
 /// exploration after one in which more threads used a barrier than it waits for.
 pub const FLAG_ORDERED_BARRIERS: u32 = 32;
+/// A false assumption ends the execution where it fails, instead of stopping its thread
+/// for good where what it read could still change (`cdpor_assume`): the oracle that
+/// reduction is checked against.
+pub const FLAG_ASSUME_ENDS: u32 = 64;
 
 /// Environment variables through which `cdpor` hands the fork server its region.
 pub const ENV_SHM_FD: &str = "CDPOR_SHM_FD";

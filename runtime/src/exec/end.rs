@@ -28,11 +28,20 @@ impl Exec {
             .map(|t| (Outcome::StaleSpin, t))
     }
 
+    /// A thread stopped at a false assumption (`cdpor_assume`), if any: the execution
+    /// is infeasible, whatever ended it without an error, unless it is redundant.
+    pub(super) fn parked_assumption(&self) -> Option<(Outcome, Tid)> {
+        (self.ready.iter())
+            .find(|&t| self.threads[t as usize].assumed)
+            .map(|t| (Outcome::AssumeFail, t))
+    }
+
     /// Writes how the execution ended and leaves the process.
     pub(super) fn finish(&mut self, outcome: Outcome, tid: Tid, code: i64) -> ! {
         let (outcome, tid) = match outcome {
             Outcome::Exit => (self.cut_by_bound())
                 .or_else(|| self.parked_stale())
+                .or_else(|| self.parked_assumption())
                 .unwrap_or((outcome, tid)),
             Outcome::AssumeFail => self.cut_by_bound().unwrap_or((outcome, tid)),
             _ => (outcome, tid),

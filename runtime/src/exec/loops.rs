@@ -265,16 +265,20 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // the same events. A loop that waits for the clock is the exception: time stands
     // still here, so it would hang where the program would not.
     let alone = t == 0 && e.threads[t].unfinished == 0 && e.threads[t].clocks == rec.clocks;
-    let same = rec.same_values(&now);
+    // A memoryless loop's values come back as the next iteration leaves them, whatever
+    // they were before (`LOOP_MEMORYLESS`; not for the oracle, which compares them).
+    let oracle = e.hdr().flags & shm::FLAG_ALL_RETRIES != 0;
+    let same = rec.same_values(&now) || (flags & LOOP_MEMORYLESS != 0 && !oracle);
     // Time stands still here, but not in the program's intent: an iteration that read
     // the clock waits for time to pass, which no other thread does, so it is no await
     // (that would leave out what the program does once the time has passed, and call
     // a wait for time a livelock) but counts toward --unroll (`looked`).
     let timed = e.threads[t].clocks != rec.clocks;
     let stalls = may_wait && !progressed && same && !timed;
-    let retry = flags & LOOP_RETRY != 0 && e.hdr().flags & shm::FLAG_ALL_RETRIES == 0;
-    if retry && may_wait && !progressed && !same && !timed && rec.entered {
-        if let Some(from) = e.retry_redundant(t as Tid, &rec, &now) {
+    let peeled = flags & LOOP_PEELED != 0 && !oracle;
+    let retry = flags & LOOP_RETRY != 0 && !oracle;
+    if (retry && !same || peeled) && may_wait && !progressed && !timed && rec.entered {
+        if let Some(from) = e.retry_redundant(t as Tid, &rec, &now, peeled) {
             e.in_runtime = true;
             e.spin(from, site)
         }
@@ -362,11 +366,16 @@ impl Exec {
     /// instrumentation saw to that). That execution is explored, by reversing the race
     /// of the load with the change; so the thread stops here as a stale spin from the
     /// load on. Returns the load's step.
+    ///
+    /// A peeled memoryless loop's first iteration (`peeled`, `LOOP_PEELED`) is one the
+    /// same way when its one event read the load's bytes, changed since: its values are
+    /// what that read made them, as the load's would be had it run there.
     pub(super) fn retry_redundant(
         &self,
         t: Tid,
         rec: &LoopRecord,
         now: &LoopRecord,
+        peeled: bool,
     ) -> Option<usize> {
         let from = (rec.step as usize).checked_sub(1)?;
         let load = self.event_at(from);
@@ -381,13 +390,32 @@ impl Exec {
             .rev()
             .find(|&i| self.event_at(i).tid == t)?;
         let tried = self.event_at(at);
-        let failed = tried.kind() == Kind::CmpXchg
-            && tried.flags & FLAG_FAILED != 0
-            && (tried.addr, tried.len) == (load.addr, load.len);
+        let failed = if peeled {
+            tried.kind() == Kind::Read
+        } else {
+            tried.kind() == Kind::CmpXchg && tried.flags & FLAG_FAILED != 0
+        } && (tried.addr, tried.len) == (load.addr, load.len);
         let m = mask(load.len);
         let all = |r: &LoopRecord, v: u64| r.vals[..r.n as usize].iter().all(|&x| x & m == v);
-        let read_derived = rec.n > 0 && all(rec, load.value) && all(now, tried.value);
+        let read_derived = peeled || rec.n > 0 && all(rec, load.value) && all(now, tried.value);
         (failed && read_derived && self.stalled(t, from).woken_at.is_some()).then_some(from)
+    }
+
+    /// The step after thread `t`'s last event that changed anything, if it accessed
+    /// memory since: what a false assumption it reaches now may rest on (`cdpor_assume`).
+    pub(super) fn reads_since_change(&self, t: Tid) -> Option<usize> {
+        let mut accessed = false;
+        for i in (0..self.sched.step()).rev() {
+            let ev = self.event_at(i);
+            if ev.tid != t {
+                continue;
+            }
+            if awaits::changes_state(&ev) {
+                return accessed.then_some(i + 1);
+            }
+            accessed |= ops::footprint(&ev).ranges().next().is_some();
+        }
+        accessed.then_some(0)
     }
 
     /// Does thread `t` spin on bytes that another thread changed after it read them?

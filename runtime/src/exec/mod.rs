@@ -26,7 +26,9 @@ use cdpor_sched::event::{
     FLAG_SPURIOUS, FLAG_STORE, FLAG_VALUE, OUTCOME_FLAGS,
 };
 use cdpor_sched::layout::{self, stack_bottom, STACK_GUARD, STACK_SLOT};
-use cdpor_sched::ops::awaits::{self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_RETRY};
+use cdpor_sched::ops::awaits::{
+    self, Watch, LOOP_BACK, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED, LOOP_RETRY,
+};
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;
 use cdpor_sched::ops::{self, World};
@@ -407,6 +409,8 @@ impl Exec {
                     (Outcome::TimedWaitCut, t)
                 } else if let Some(t) = live.iter().find(|&t| self.stale(t)) {
                     (Outcome::StaleSpin, t)
+                } else if let Some(end) = self.parked_assumption() {
+                    end
                 } else if let Some(t) = live
                     .iter()
                     .find(|&t| awaits::spins(&self.threads[t as usize].pending))

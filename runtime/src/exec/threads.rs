@@ -39,6 +39,8 @@ pub(super) struct Thread {
     pub(super) errno: c_int,
     /// Where the loop iteration after which it spins began (`awaits::stale`).
     pub(super) spin_from: usize,
+    /// It waits for good at a false assumption (`cdpor_assume`), not in a loop.
+    pub(super) assumed: bool,
     /// How it crashed, once it has: signal, faulting address, instruction, and the site
     /// of the last library call it made (where a fault inside the library comes from).
     pub(super) crash: (c_int, u64, u64, u32),
@@ -106,6 +108,7 @@ pub(super) const NO_TID: Tid = Tid::MAX;
 
 pub(super) const UNUSED: Thread = Thread {
     spin_from: 0,
+    assumed: false,
     status: Status::Unused,
     pending: Event {
         addr: 0,

@@ -15,7 +15,7 @@ pub(super) struct Section {
     pub(super) changes: u32,
 }
 
-/// `__VERIFIER_assume(cond)`: a false condition ends the execution, which is infeasible.
+/// `__VERIFIER_assume(cond)`: a false condition makes the execution infeasible.
 /// In an atomic section it is SV-COMP's blocking wait (`acquire() { assume(m == 0);
 /// m = 1; }` is a lock): the attempt races with the writes that could make it hold, so
 /// the orders in which it runs after them are explored, and ending the execution here
@@ -49,6 +49,19 @@ pub extern "C" fn cdpor_assume(cond: c_int, site: u32) {
             // No thread can run: the execution ends (a deadlock, or a bound's cut).
             e.choose();
             unsafe { libc::_exit(3) }
+        }
+    }
+    // Elsewhere, where the condition may rest on what the thread read since it last
+    // changed anything, the thread stops there for good, as a spin that read those
+    // bytes: the orders in which it reads them after the writes that follow are explored
+    // by reversing those races, and the execution goes on without it (a false assumption
+    // in one thread cannot hide what the others do before it). It ends as infeasible, or
+    // as redundant once another thread changed what it read (docs/reductions.md).
+    if e.hdr().flags & shm::FLAG_ASSUME_ENDS == 0 {
+        if let Some(from) = e.reads_since_change(t as Tid) {
+            e.in_runtime = true;
+            e.threads[t].assumed = true;
+            e.spin(from, site)
         }
     }
     e.submit(Event {

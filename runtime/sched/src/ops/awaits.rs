@@ -41,6 +41,15 @@ pub const LOOP_ERRNO: u32 = 4;
 /// try that fails, changing nothing but those values, and leaving them as what it read,
 /// is redundant (`retry_redundant` in the runtime, `docs/reductions.md`).
 pub const LOOP_RETRY: u32 = 8;
+/// The flag of a memoryless loop (`a = x; while (a != 0) a = x;`, see
+/// `src/instrument/memoryless.rs`): its values only decide whether it leaves, and each
+/// iteration computes them afresh from what it reads. Its hook is where the head decided
+/// to go round; an iteration that changed nothing waits, whatever its values.
+pub const LOOP_MEMORYLESS: u32 = 16;
+/// With `LOOP_MEMORYLESS`: the values on entry are those of one load, the thread's last
+/// event before the loop, that the body's load repeats. A first iteration whose one
+/// event reads those bytes, changed since, is redundant (`retry_redundant`).
+pub const LOOP_PEELED: u32 = 32;
 
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
