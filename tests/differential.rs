@@ -81,6 +81,9 @@ enum Stmt {
     /// `__VERIFIER_assume(x == n)`, or with a second variable `y`,
     /// `__VERIFIER_assume(x == n || y == n)`: false ones make executions infeasible.
     Assume(usize, usize, i32),
+    /// `__VERIFIER_assume(r % 3 != n)` on the thread's sum of what it read, which may
+    /// rest on reads before its last write.
+    AssumeLocal(i32),
 }
 
 #[derive(Clone, Debug)]
@@ -131,13 +134,14 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
         1 => prop_oneof![Just(None), (0..3usize).prop_map(Some)].prop_map(Stmt::Barrier),
         1 => (0..3usize, 0..3usize, 0..3i32).prop_map(|(v, w, n)| Stmt::Assume(v, w, n)),
+        1 => (0..3i32).prop_map(Stmt::AssumeLocal),
     ]
 }
 
 /// Visible events a statement makes (about: branches may skip some).
 fn events(s: &Stmt) -> usize {
     match s {
-        Stmt::Errno(_) | Stmt::CrashIf(_) => 0,
+        Stmt::Errno(_) | Stmt::CrashIf(_) | Stmt::AssumeLocal(_) => 0,
         // Its values multiply the executions as much as a few events would.
         Stmt::Nondet(_) => 3,
         Stmt::StrCat => 2,
@@ -290,6 +294,7 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             out,
             "{indent}if (__VERIFIER_nondet_int() == 1000)\n{indent}    r = r + 2;"
         ),
+        Stmt::AssumeLocal(n) => writeln!(out, "{indent}__VERIFIER_assume(r % 3 != {n});"),
         Stmt::Assume(v, w, n) if v == w => {
             writeln!(out, "{indent}__VERIFIER_assume({} == {n});", x(v))
         }

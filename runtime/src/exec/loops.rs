@@ -401,21 +401,17 @@ impl Exec {
         (failed && read_derived && self.stalled(t, from).woken_at.is_some()).then_some(from)
     }
 
-    /// The step after thread `t`'s last event that changed anything, if it accessed
-    /// memory since: what a false assumption it reaches now may rest on (`cdpor_assume`).
-    pub(super) fn reads_since_change(&self, t: Tid) -> Option<usize> {
-        let mut accessed = false;
-        for i in (0..self.sched.step()).rev() {
-            let ev = self.event_at(i);
-            if ev.tid != t {
-                continue;
-            }
-            if awaits::changes_state(&ev) {
-                return accessed.then_some(i + 1);
-            }
-            accessed |= ops::footprint(&ev).ranges().next().is_some();
-        }
-        accessed.then_some(0)
+    /// The step after thread `t`'s last event that changed anything: what a false
+    /// assumption it reaches now may rest on, if another thread can change it, is what
+    /// it read since (`cdpor_assume`).
+    pub(super) fn since_last_change(&self, t: Tid) -> usize {
+        (0..self.sched.step())
+            .rev()
+            .find(|&i| {
+                let ev = self.event_at(i);
+                ev.tid == t && awaits::changes_state(&ev)
+            })
+            .map_or(0, |i| i + 1)
     }
 
     /// Does thread `t` spin on bytes that another thread changed after it read them?

@@ -51,18 +51,18 @@ pub extern "C" fn cdpor_assume(cond: c_int, site: u32) {
             unsafe { libc::_exit(3) }
         }
     }
-    // Elsewhere, where the condition may rest on what the thread read since it last
-    // changed anything, the thread stops there for good, as a spin that read those
-    // bytes: the orders in which it reads them after the writes that follow are explored
-    // by reversing those races, and the execution goes on without it (a false assumption
-    // in one thread cannot hide what the others do before it). It ends as infeasible, or
-    // as redundant once another thread changed what it read (docs/reductions.md).
-    if e.hdr().flags & shm::FLAG_ASSUME_ENDS == 0 {
-        if let Some(from) = e.reads_since_change(t as Tid) {
-            e.in_runtime = true;
-            e.threads[t].assumed = true;
-            e.spin(from, site)
-        }
+    // Outside a section the thread stops there for good, as a spin on what it read since it
+    // last changed anything, and the others run on: a false assumption in one thread
+    // cannot hide what the others do before it. Ending the execution here instead would
+    // make that end race with every other thread's next event. The orders in which the
+    // thread's reads come after the writes that follow them are explored by reversing
+    // those races; the execution ends as infeasible, or as redundant once another thread
+    // changed what the thread read (docs/reductions.md).
+    if e.threads[t].section.is_none() && e.hdr().flags & shm::FLAG_ASSUME_ENDS == 0 {
+        let from = e.since_last_change(t as Tid);
+        e.in_runtime = true;
+        e.threads[t].assumed = true;
+        e.spin(from, site)
     }
     e.submit(Event {
         site,
