@@ -12,8 +12,8 @@
  * run: ; verdict=safe executions=32 blocked=0
  * run: --ordered-barriers ; verdict=safe executions=32 blocked=0
  * run: --algorithm source ; verdict=safe
- * run: -DBUG --keep-going ; verdict=error kind=assertion location=overflow.c:43 executions=42 failing=18 blocked=0
- * run: -DBUG --keep-going --ordered-barriers ; verdict=error kind=assertion executions=42 failing=18
+ * run: -DBUG --keep-going ; verdict=error kind=assertion location=overflow.c:43 executions=40 failing=16 blocked=0
+ * run: -DBUG --keep-going --ordered-barriers ; verdict=error kind=assertion executions=40 failing=16
  * run: -DLATE --keep-going ; verdict=error kind=deadlock executions=10 failing=8 blocked=0
  * run: -DLATE --keep-going --ordered-barriers ; verdict=error kind=deadlock executions=10 failing=8
  * run: -DLATE --keep-going --algorithm source ; verdict=error kind=deadlock

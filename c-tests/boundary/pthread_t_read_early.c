@@ -6,7 +6,7 @@
  *
  * cdpor-test
  * run: ; verdict=error kind=assertion location=pthread_t_read_early.c:21
- * run: --keep-going ; verdict=error kind=assertion executions=4 failing=3 blocked=0
+ * run: --keep-going ; verdict=error kind=assertion executions=3 failing=2 blocked=0
  * run: --keep-going --algorithm source ; verdict=error kind=assertion
  * run: --keep-going --algorithm classic ; verdict=error kind=assertion
  * run: --keep-going --algorithm none ; verdict=error kind=assertion executions=26 failing=20

@@ -10,7 +10,7 @@
  * run: --algorithm none ; verdict=safe executions=18
  * run: -DBUG ; verdict=error kind=misuse location=join_no_thread.c:26 contains="joins a thread id that names no thread"
  * run: -DBUG --algorithm none --keep-going ; verdict=error kind=misuse location=join_no_thread.c:26
- * run: -DBUG --keep-going ; verdict=error kind=misuse executions=4
+ * run: -DBUG --keep-going ; verdict=error kind=misuse executions=3
  * run: -DBUG --svcomp ; verdict=safe
  * run: -DTWICE --keep-going ; verdict=error kind=misuse executions=2 contains="which was joined already"
  * run: -DTWICE --keep-going --algorithm source ; verdict=error kind=misuse executions=2

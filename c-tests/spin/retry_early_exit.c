@@ -13,7 +13,7 @@
  * 6.8 million) reach the same verdicts and errors; too many to run here.
  *
  * -DBROKEN asserts at exit that x is not 7: it fails where the handler reads after the
- * store of 7 and before any set to 42 after it (68 executions, of 58 traces: where a
+ * store of 7 and before any set to 42 after it (67 executions, of 58 traces: where a
  * failed try sleeps, optimal may run a trace twice rather than lose one; see
  * docs/reductions.md, "Known limits").
  *
@@ -22,7 +22,7 @@
  * run: -DN=3 --algorithm optimal ; verdict=safe executions=210 blocked=0
  * run: --algorithm source ; verdict=safe
  * run: --algorithm classic ; verdict=safe
- * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43 executions=68 blocked=0
+ * run: -DBROKEN --keep-going --algorithm optimal ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43 executions=67 blocked=0
  * run: -DBROKEN --keep-going --algorithm source ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43
  * run: -DBROKEN --keep-going --algorithm classic ; verdict=error kind=assertion errors=assertion@retry_early_exit.c:43
  */

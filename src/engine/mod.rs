@@ -602,9 +602,20 @@ impl Engine {
             return;
         }
         // The wakeup sequence v = notdep.e', for the algorithms that use one.
-        let mut v: Vec<Event> = Vec::with_capacity(end - e);
+        let mut v: Vec<Event> = Vec::with_capacity(events.len() - e);
         if matches!(self.alg, Algorithm::Optimal | Algorithm::Source) {
             v.extend(notdep());
+            if self.alg == Algorithm::Optimal {
+                // notdep(e, E) is every event of E after e that does not happen after it,
+                // those after e' too (Abdulla et al.): they commute with e', but a sleeper
+                // is a weak initial of v only if it is one with them. Stopping at e' let
+                // a sleeper that an event after e' conflicts with cover the reversal, and
+                // lost the traces in which that event comes first (GenMC's big00r: 18 of
+                // 69,112). The final event of a killed execution ends it: not in v.
+                let last = if kill { events.len() - 1 } else { events.len() };
+                let after = (end + 1..last).filter(|&k| !hb.hb(e, k));
+                v.extend(after.map(|k| events[k]));
+            }
             if later_event.kind() == Kind::WrLock {
                 // Read locks in `notdep` may still be held there: the write lock goes
                 // before them.
