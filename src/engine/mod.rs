@@ -253,7 +253,7 @@ fn loosened(prev: &Node, sleep: &[Event]) -> ThreadSet {
         let t = s.tid();
         let s_attempt = ops::attempt(s);
         if before.contains(t)
-            || (prev_tried || tried(s, &s_attempt)) && {
+            || (prev_tried != tried(s, &s_attempt)) && {
                 let c = coarse.get_or_insert_with(|| Dependence::of(&attempt));
                 Dependence::of(&s_attempt).with(c)
             }
