@@ -60,6 +60,9 @@ enum Stmt {
     WaitLoop,
     /// `while (x != n) {}`: an await (or a livelock).
     Spin(usize, i32),
+    /// A poll under a lock: `for (;;) { lock(m); if (x == n) { unlock(m); break; }
+    /// unlock(m); }`.
+    PollLocked(usize, usize, i32),
     /// A memoryless await: `a = x; while (a != n) a = x;`, or with `false`, `a` starting
     /// at -1 instead of a load (not peeled).
     Memoryless(usize, i32, bool),
@@ -129,6 +132,7 @@ fn stmt() -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::WaitLoop),
         1 => (0..3usize, 0..3i32).prop_map(|(v, n)| Stmt::Spin(v, n)),
         1 => (0..3usize, 0..3i32, any::<bool>()).prop_map(|(v, n, p)| Stmt::Memoryless(v, n, p)),
+        1 => (0..2usize, 0..3usize, 0..3i32).prop_map(|(m, v, n)| Stmt::PollLocked(m, v, n)),
         1 => (0..3usize, simple()).prop_map(|(v, s)| Stmt::SpinLocked(v, vec![s])),
         1 => (any::<bool>(), any::<bool>()).prop_map(|(broadcast, locked)| Stmt::Signal { broadcast, locked }),
         1 => prop::collection::vec(simple(), 1..3).prop_map(Stmt::Spawn),
@@ -148,7 +152,7 @@ fn events(s: &Stmt) -> usize {
         Stmt::Locked(_, b) | Stmt::TryLocked(_, b) | Stmt::SpinLocked(_, b) => {
             2 + b.iter().map(events).sum::<usize>()
         }
-        Stmt::Wait | Stmt::WaitLoop => 5,
+        Stmt::Wait | Stmt::WaitLoop | Stmt::PollLocked(..) => 5,
         Stmt::Spin(..) | Stmt::Retry(..) | Stmt::Assume(..) | Stmt::Memoryless(..) => 2,
         Stmt::Signal { locked: true, .. } => 4,
         Stmt::Signal { locked: false, .. } => 2,
@@ -230,6 +234,11 @@ fn render_stmt(out: &mut String, s: &Stmt, t: usize, children: &mut usize, inden
             }
             writeln!(out, "{indent}pthread_mutex_unlock(&m{m});")
         }
+        Stmt::PollLocked(m, v, n) => writeln!(
+            out,
+            "{indent}for (;;) {{\n{indent}    pthread_mutex_lock(&m{m});\n{indent}    if ({} == {n}) {{\n{indent}        pthread_mutex_unlock(&m{m});\n{indent}        break;\n{indent}    }}\n{indent}    pthread_mutex_unlock(&m{m});\n{indent}}}",
+            x(v)
+        ),
         Stmt::TryLocked(m, body) => {
             writeln!(out, "{indent}if (pthread_mutex_trylock(&m{m}) == 0) {{").unwrap();
             for s in body {

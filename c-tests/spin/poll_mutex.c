@@ -1,15 +1,18 @@
 /* Main polls `done` by taking and releasing a mutex each time round the loop; the worker
- * sets `done` under the same mutex. Locking is an effect, so the loop is no await: each
- * iteration counts towards --unroll, and the executions in which main polls that many
- * times before the worker runs are cut. No assertion can fail (main reads done = 1 only
- * after the worker wrote it, and then sees its data), so the verdict is incomplete.
+ * sets `done` under the same mutex. A turn that only took the mutex, read and freed it
+ * again left the mutex as it found it: main waits there like a spin, and the execution
+ * in which the worker then takes the mutex is redundant, covered by the one in which the
+ * turn comes after the worker's critical section (ops::mutex::hold_change). One
+ * execution, whatever --unroll; before, each turn counted toward --unroll and the run
+ * ended cut (101 executions, incomplete). No assertion can fail: main reads done = 1
+ * only after the worker wrote it, and then sees its data.
  *
  * cdpor-test
- * run: --unroll 3 --algorithm optimal ; verdict=incomplete bounded=1 executions=4 blocked=0
- * run: --unroll 3 --algorithm source ; verdict=incomplete bounded=1
- * run: --unroll 3 --algorithm classic ; verdict=incomplete bounded=1
- * run: --unroll 3 --algorithm none ; verdict=incomplete
- * run: --algorithm optimal ; verdict=incomplete bounded=1 executions=101 blocked=0
+ * run: --unroll 3 --algorithm optimal ; verdict=safe executions=1 blocked=0 stale_spins=1
+ * run: --unroll 3 --algorithm source ; verdict=safe executions=1
+ * run: --unroll 3 --algorithm classic ; verdict=safe
+ * run: --algorithm none ; verdict=safe executions=26
+ * run: --algorithm optimal ; verdict=safe executions=1 blocked=0
  */
 #include <assert.h>
 #include <pthread.h>

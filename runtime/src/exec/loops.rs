@@ -253,10 +253,11 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         return;
     }
     let rec = th.loops[i];
+    let (changes, events) = (th.changes, th.events);
     let progressed = if may_wait {
-        th.changes != rec.changes
+        changes != rec.changes && !e.relocked_only(t as Tid, rec.step as usize)
     } else {
-        th.events != rec.events
+        events != rec.events
     };
     // Loops that run while the thread is alone end or hang by themselves. Alone as far
     // as it knows: main once it has joined every thread there is. Whether another
@@ -412,6 +413,42 @@ impl Exec {
                 ev.tid == t && awaits::changes_state(&ev)
             })
             .map_or(0, |i| i + 1)
+    }
+
+    /// Did thread `t`'s events since step `from` change nothing but take mutexes and
+    /// free them again, as often on each (`ops::mutex::hold_change`), with no other
+    /// thread seeing one held meanwhile (a failed trylock)? Then the iteration left no
+    /// trace another thread could have seen.
+    fn relocked_only(&self, t: Tid, from: usize) -> bool {
+        let mut held: [(Event, i32); 4] = [(Event::default(), 0); 4];
+        let mut n = 0;
+        for i in from..self.sched.step() {
+            let ev = self.event_at(i);
+            if ev.tid != t {
+                let seen = ops::footprint(&ev);
+                let busy =
+                    |h: &(Event, i32)| h.1 != 0 && ops::footprint(&h.0).conflicts(&seen, false);
+                if held[..n].iter().any(busy) {
+                    return false;
+                }
+                continue;
+            }
+            if !awaits::changes_state(&ev) {
+                continue;
+            }
+            let Some((m, d)) = ops::mutex::hold_change(&ev) else {
+                return false;
+            };
+            match held[..n].iter().position(|h| h.0.addr == m) {
+                Some(k) => held[k].1 += d,
+                None if n < held.len() => {
+                    held[n] = (ev, d);
+                    n += 1;
+                }
+                None => return false,
+            }
+        }
+        held[..n].iter().all(|h| h.1 == 0)
     }
 
     /// Does thread `t` spin on bytes that another thread changed after it read them?

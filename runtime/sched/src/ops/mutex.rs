@@ -86,6 +86,19 @@ pub(super) fn releases(e: &Event) -> Option<u64> {
     (e.kind() == Kind::Unlock && settled(e)).then_some(e.addr)
 }
 
+/// What a lock or unlock does to whether its thread holds the mutex: +1 for one that
+/// takes it, -1 for one that frees it (`None` for the rest, a relock or unlock of a
+/// recursive one that its owner keeps included). An iteration whose changes are these
+/// alone, adding up to nothing on each mutex, left every mutex as it found it: a poll
+/// under a lock (`lock; if (done) ...; unlock;`) that went round waits like a spin.
+pub fn hold_change(e: &Event) -> Option<(u64, i32)> {
+    match e.kind() {
+        Kind::Lock | Kind::TryLock if settled(e) => Some((e.addr, 1)),
+        Kind::Unlock if settled(e) => Some((e.addr, -1)),
+        _ => None,
+    }
+}
+
 pub fn is_free<W: World>(w: &W, m: u64) -> bool {
     w.sync_word(m) == 0
 }
