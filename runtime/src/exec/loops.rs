@@ -425,11 +425,12 @@ impl Exec {
         for i in from..self.sched.step() {
             let ev = self.event_at(i);
             if ev.tid != t {
-                let seen = ops::footprint(&ev);
-                let busy =
-                    |h: &(Event, i32)| h.1 != 0 && ops::footprint(&h.0).conflicts(&seen, false);
-                if held[..n].iter().any(busy) {
-                    return false;
+                let mut busy = held[..n].iter().filter(|h| h.1 != 0).peekable();
+                if busy.peek().is_some() {
+                    let seen = ops::footprint(&ev);
+                    if busy.any(|h| ops::footprint(&h.0).conflicts(&seen, false)) {
+                        return false;
+                    }
                 }
                 continue;
             }
