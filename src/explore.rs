@@ -739,9 +739,8 @@ pub(crate) fn trace_end(end: &End) -> Option<TraceEnd> {
         End::Crash { .. } | End::Died(_) | End::Memory { .. } | End::Misuse { .. } => {
             TraceEnd::Maximal { killed: true }
         }
-        // Ended by its last event where the assumption failed (`Kind::ends_program`);
-        // not where the thread stopped there and the others ran on.
-        End::AssumeFail { .. } => TraceEnd::Maximal { killed: false },
+        // A false assumption that ended the execution did so by its own event
+        // (`Kind::ends_program`); one whose thread stopped there let the others run on.
         _ => TraceEnd::Maximal { killed: false },
     })
 }

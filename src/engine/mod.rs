@@ -166,7 +166,9 @@ struct Sets {
     /// optimal: sleeping threads that stay asleep (their next event commutes with every
     /// event since, as those executed) but cover no race's reversal here, because an
     /// event since conflicts with them as an attempt (`ops::attempt`: a failed
-    /// compare-and-swap, which executed as a read, as the write it might have been).
+    /// compare-and-swap, which executed as a read, as the write it might have been) and
+    /// exactly one of the two is such a try (two failed tries of the same bytes are
+    /// reads either way).
     /// A wakeup tree knows the event whose race it reverses only as an attempt, so its
     /// branches were laid out under that dependence; a sleeper that only the finer one
     /// keeps asleep cannot stand for the executions under such a branch. (Without this,
@@ -238,7 +240,8 @@ impl Node {
 
 /// The sleepers of a node after `prev` (`sleep`, those that `prev.event` left asleep)
 /// that cover no reversal there (`Sets::loose`): loose after `prev` already, or in
-/// conflict with `prev.event` as attempts.
+/// conflict with `prev.event` as attempts where one of the two is a try and the other
+/// not.
 fn loosened(prev: &Node, sleep: &[Event]) -> ThreadSet {
     let mut loose = ThreadSet::EMPTY;
     if sleep.is_empty() {

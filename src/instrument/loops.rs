@@ -421,14 +421,15 @@ impl Pass<'_, '_> {
                     .then(|| super::memoryless::memoryless(&l.body, head, &phis))
                     .flatten();
                 // A memoryless loop's hook goes where the head decided to go round.
-                let (first, bits) = match &memoryless {
+                let (first, shape) = match &memoryless {
                     Some(m) => (
                         unsafe { LLVMGetFirstInstruction(m.cont) },
                         LOOP_MEMORYLESS | if m.peeled { LOOP_PEELED } else { 0 },
                     ),
+                    None if retry => (first, LOOP_RETRY),
                     None => (first, 0),
                 };
-                plans.push((l, first, phis, may_wait, errno, retry, bits));
+                plans.push((l, first, phis, may_wait, errno, shape));
             }
             if plans.is_empty() {
                 continue;
@@ -475,7 +476,7 @@ impl Pass<'_, '_> {
                 }
             }
             let mut marks = marks.into_iter();
-            for (l, first, phis, may_wait, errno, retry, shape) in plans {
+            for (l, first, phis, may_wait, errno, shape) in plans {
                 let site = self.add_site(f, block_location(l.head), "loop");
                 let id = next_id;
                 next_id += 1;
@@ -512,7 +513,6 @@ impl Pass<'_, '_> {
                 } else {
                     0
                 } | if errno { LOOP_ERRNO } else { 0 }
-                    | if retry { LOOP_RETRY } else { 0 }
                     | shape;
                 let mut flags = if bits != 0 {
                     b.build_or(back, i32t.const_int(bits.into(), false), "")

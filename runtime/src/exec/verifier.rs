@@ -50,15 +50,15 @@ pub extern "C" fn cdpor_assume(cond: c_int, site: u32) {
             e.choose();
             unsafe { libc::_exit(3) }
         }
-    }
-    // Outside a section the thread stops there for good, as a spin on what it read since it
-    // last changed anything, and the others run on: a false assumption in one thread
-    // cannot hide what the others do before it. Ending the execution here instead would
-    // make that end race with every other thread's next event. The orders in which the
-    // thread's reads come after the writes that follow them are explored by reversing
-    // those races; the execution ends as infeasible, or as redundant once another thread
-    // changed what the thread read (docs/reductions.md).
-    if e.threads[t].section.is_none() && e.hdr().flags & shm::FLAG_ASSUME_ENDS == 0 {
+    } else if e.hdr().flags & shm::FLAG_ASSUME_ENDS == 0 {
+        // Outside a section the thread stops there for good, as a spin on what it read
+        // since it last changed anything, and the others run on: a false assumption in
+        // one thread cannot hide what the others do before it. Ending the execution here
+        // instead would make that end race with every other thread's next event. The
+        // orders in which the thread's reads come after the writes that follow them are
+        // explored by reversing those races; the execution ends as infeasible, or as
+        // redundant once another thread changed what the thread read
+        // (docs/reductions.md).
         let from = e.since_last_change(t as Tid);
         e.in_runtime = true;
         e.threads[t].assumed = true;
