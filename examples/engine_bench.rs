@@ -6,7 +6,7 @@
 //! versions of the engine explored the same way; `execs` are complete executions of the
 //! exploration, cut after `CAP` runs.
 //!
-//! `cargo run --release --example engine_bench [FILTER]`
+//! `cargo run --release --example engine_bench [FILTER [ALGORITHM]]`
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -191,6 +191,7 @@ fn measure(prog: &Program, alg: Algorithm, max_steps: usize) -> Row {
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
+    let alg_filter = std::env::args().nth(2);
     let increment = vec![Op::read(0, 0), Op::write_plus(0, 0, 1)];
     let mut readers6 = vec![vec![Op::write(0, 1)]];
     readers6.extend((0..6).map(|_| vec![Op::read(0, 0)]));
@@ -238,6 +239,9 @@ fn main() {
             continue;
         }
         for alg in Algorithm::ALL {
+            if alg_filter.as_deref().is_some_and(|a| a != alg.name()) {
+                continue;
+            }
             let r = measure(prog, alg, *max_steps);
             let per = |d: Duration| d.as_secs_f64() * 1e6;
             println!(

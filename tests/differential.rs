@@ -113,7 +113,9 @@ fn simple() -> impl Strategy<Value = Stmt> {
         1 => Just(Stmt::StrLen),
         1 => Just(Stmt::StrCmp),
         1 => Just(Stmt::StrCat),
-        1 => (var.clone(), 0..2i32, 5..7i32).prop_map(|(v, e, n)| Stmt::Cas(v, e, n)),
+        // With n = 4, one that stores what it compared with: a success changes nothing.
+        1 => (var.clone(), 0..2i32, 4..7i32)
+            .prop_map(|(v, e, n)| Stmt::Cas(v, e, if n == 4 { e } else { n })),
         1 => var.clone().prop_map(Stmt::FetchAdd),
         1 => (var.clone(), 0..2i32).prop_map(|(v, n)| Stmt::Xchg(v, n)),
         1 => (var, any::<bool>()).prop_map(|(v, f)| Stmt::Retry(v, f)),

@@ -45,9 +45,10 @@ void __cdpor_loop(uint32_t loop, uint32_t flags, const uint64_t *vals, uint32_t 
 }
 
 /* The runtime compares memory with `expected` when the cmpxchg is scheduled, so the event
- * is recorded as a read-modify-write or, when it fails, as a read. */
-void __cdpor_cmpxchg(void *p, uint64_t len, uint64_t expected, uint32_t site) {
-    cdpor_access(CDPOR_K_CMPXCHG, (uint64_t)(uintptr_t)p, len, expected, site, 1);
+ * is recorded as a read-modify-write or, when it fails, as a read; `same`: a success
+ * would store what memory held (desired = expected), so it would change nothing. */
+void __cdpor_cmpxchg(void *p, uint64_t len, uint64_t expected, uint32_t same, uint32_t site) {
+    cdpor_access(CDPOR_K_CMPXCHG, (uint64_t)(uintptr_t)p, len, expected, site, 1 | same << 8);
 }
 
 void __cdpor_fence(uint32_t site) { cdpor_access(CDPOR_K_FENCE, 0, 1, 0, site, 1); }

@@ -397,6 +397,7 @@ enum Action {
     CmpXchg {
         ptr: LLVMValueRef,
         expected: LLVMValueRef,
+        desired: LLVMValueRef,
         size: u64,
     },
     Fence,
@@ -781,7 +782,13 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             ),
             cmpxchg: declare(
                 "__cdpor_cmpxchg",
-                &[ptr.into(), i64t.into(), i64t.into(), i32t.into()],
+                &[
+                    ptr.into(),
+                    i64t.into(),
+                    i64t.into(),
+                    i32t.into(),
+                    i32t.into(),
+                ],
             ),
             fence: declare("__cdpor_fence", &[i32t.into()]),
             memcpy: declare(
@@ -885,6 +892,7 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
                     self.may_be_shared(ptr).then(|| Action::CmpXchg {
                         ptr,
                         expected,
+                        desired: LLVMGetOperand(v, 2),
                         size: self.store_size(LLVMTypeOf(expected)),
                     })
                 }
@@ -1015,10 +1023,33 @@ impl<'a, 'ctx> Pass<'a, 'ctx> {
             Action::CmpXchg {
                 ptr,
                 expected,
+                desired,
                 size,
             } => {
-                let (v, _) = self.as_i64(b, expected);
-                call(hooks.cmpxchg, &[val(ptr), i64c(size), v, i32c(site as u64)])
+                let (v, known) = self.as_i64(b, expected);
+                let (d, known_d) = self.as_i64(b, desired);
+                // Whether a success would store what memory held (expected = desired):
+                // the runtime then records it as changing nothing.
+                let i32t = self.context.i32_type();
+                let same: BasicMetadataValueEnum = if known && known_d {
+                    let eq = b
+                        .build_int_compare(
+                            inkwell::IntPredicate::EQ,
+                            v.into_int_value(),
+                            d.into_int_value(),
+                            "",
+                        )
+                        .expect("positioned");
+                    b.build_int_z_extend(eq, i32t, "")
+                        .expect("positioned")
+                        .into()
+                } else {
+                    i32t.const_zero().into()
+                };
+                call(
+                    hooks.cmpxchg,
+                    &[val(ptr), i64c(size), v, same, i32c(site as u64)],
+                )
             }
             Action::Fence => call(hooks.fence, &[i32c(site as u64)]),
             Action::Copy { dst, src, len } => {

@@ -15,7 +15,9 @@ pub use steps::interleaving;
 use std::collections::HashMap;
 
 use crate::style::{paint, ERROR, LOCATION, SAFE, THREAD};
-use cdpor_sched::event::{CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_STORE, FLAG_VALUE};
+use cdpor_sched::event::{
+    CRASH_MEMORY, CRASH_MISUSE, FLAG_ATOMIC, FLAG_SILENT, FLAG_STORE, FLAG_VALUE,
+};
 use cdpor_sched::ops::{awaits, cond, memory, rwlock, thread, Misuse};
 use cdpor_sched::shm::{Fallback, MemError, MemFault, Replaced};
 use cdpor_sched::{Event, Kind, Tid};

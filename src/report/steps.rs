@@ -28,6 +28,7 @@ impl Namer<'_> {
                 (format!("{site_op} writes {}B", e.len), here())
             }
             Kind::Write => named(if atomic { "atomic write" } else { "write" }),
+            Kind::CmpXchg if e.flags & FLAG_SILENT != 0 => named("cmpxchg (changes nothing)"),
             Kind::CmpXchg if e.failed() => named("cmpxchg (fails)"),
             Kind::CmpXchg => named("cmpxchg"),
             Kind::Rmw if e.failed() => named("atomic rmw (changes nothing)"),

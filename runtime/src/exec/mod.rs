@@ -628,8 +628,16 @@ impl Exec {
                     self.crash_at(ev, ev.addr)
                 };
                 let mask = mask(ev.len);
-                if ev.kind() == Kind::CmpXchg && current != ev.value & mask {
-                    ev.flags |= FLAG_FAILED;
+                if ev.kind() == Kind::CmpXchg {
+                    if current != ev.value & mask {
+                        ev.flags |= FLAG_FAILED;
+                    } else if ev.aux == 1 {
+                        // It stored what it compared with: it changed nothing, so a loop
+                        // of such tries can wait. Still a write for dependence, as a
+                        // plain store of the value memory held is.
+                        ev.flags |= FLAG_SILENT;
+                    }
+                    ev.aux = 0;
                 }
                 if ev.kind() == Kind::Rmw {
                     // `aux`: LLVM's AtomicRMWBinOp + 1; `value`: the operand.
