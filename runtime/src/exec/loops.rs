@@ -84,6 +84,9 @@ impl Restore {
     }
 }
 
+/// The most events of a thread's iterations that `Exec::private_since` looks at.
+const PRIVATE_EVENTS: usize = 4096;
+
 /// A thread's last visit of the head of one activation of a loop.
 #[derive(Clone, Copy)]
 pub(super) struct LoopRecord {
@@ -97,8 +100,9 @@ pub(super) struct LoopRecord {
     pub(super) changes: u32,
     /// The thread's reads of the clock at that visit.
     pub(super) clocks: u32,
-    /// Iterations that count toward `--unroll`.
+    /// Iterations that count toward `--unroll`, since step `counted_from`.
     pub(super) iterations: u32,
+    pub(super) counted_from: u32,
     /// The threads the thread had created and joined at that visit.
     pub(super) threads: u32,
     pub(super) vals: [u64; LOOP_VALS],
@@ -117,6 +121,7 @@ pub(super) const NO_RECORD: LoopRecord = LoopRecord {
     changes: 0,
     clocks: 0,
     iterations: 0,
+    counted_from: 0,
     threads: 0,
     vals: [0; LOOP_VALS],
     n: 0,
@@ -139,14 +144,22 @@ impl LoopRecord {
         r
     }
 
-    /// This visit, by thread `th` at `step`, after `iterations` counted ones.
-    pub(super) fn visited(self, th: &Thread, step: u32, iterations: u32) -> LoopRecord {
+    /// This visit, by thread `th` at `step`, after `iterations` counted ones since step
+    /// `counted_from`.
+    pub(super) fn visited(
+        self,
+        th: &Thread,
+        step: u32,
+        iterations: u32,
+        counted_from: u32,
+    ) -> LoopRecord {
         LoopRecord {
             step,
             events: th.events,
             changes: th.changes,
             clocks: th.clocks,
             iterations,
+            counted_from,
             threads: th.children + th.joins,
             ..self
         }
@@ -248,7 +261,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         // A new activation.
         th.loops[i] = LoopRecord {
             entered: true,
-            ..now.visited(th, step, 0)
+            ..now.visited(th, step, 0, step)
         };
         return;
     }
@@ -301,8 +314,16 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     // are joins, so that a loop that creates or joins threads runs for as many as the
     // program has.
     let threads = e.threads[t].children + e.threads[t].joins != rec.threads;
-    let iterations =
+    let mut iterations =
         rec.iterations + u32::from((progressed || looked) && !stalls && !alone && !threads);
+    let mut counted_from = rec.counted_from;
+    if iterations > unroll && !timed && e.private_since(t as Tid, counted_from as usize) {
+        // Those iterations only touched memory no other thread had touched before them:
+        // whether the loop ends depends on the thread alone, which runs on as if alone
+        // (into --max-steps, if it never ends). Their count starts again.
+        iterations = 0;
+        counted_from = step;
+    }
     if iterations > unroll {
         e.in_runtime = true;
         e.cut_by_unroll(site)
@@ -318,7 +339,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let e = ex();
     let step = e.sched.step() as u32;
     let th = &mut e.threads[t];
-    th.loops[i] = now.visited(th, step, iterations);
+    th.loops[i] = now.visited(th, step, iterations, counted_from);
 }
 
 impl Exec {
@@ -415,6 +436,58 @@ impl Exec {
                 ev.tid == t && awaits::changes_state(&ev)
             })
             .map_or(0, |i| i + 1)
+    }
+
+    /// Were thread `t`'s events since step `from` all accesses to memory, each read of
+    /// bytes it wrote itself since, and none in conflict with an earlier access by
+    /// another thread? Then what those iterations did depended on the thread alone: not
+    /// a poll of a flag no other thread has set yet, whose reads see what was there
+    /// before. That depends on the trace alone (two accesses in conflict keep their
+    /// order in every equivalent execution), not on where independent events of other
+    /// threads fell.
+    pub(super) fn private_since(&self, t: Tid, from: usize) -> bool {
+        let now = self.sched.step();
+        let mut own: Vec<(usize, ops::Footprint)> = Vec::new();
+        let mut cover = Watch::default();
+        for i in from..now {
+            let ev = self.event_at(i);
+            if ev.tid != t {
+                continue;
+            }
+            // Past PRIVATE_EVENTS, the quadratic check is not worth it: the loop counts.
+            if !ops::memory::access(&ev) && ev.kind() != Kind::Atomic || own.len() == PRIVATE_EVENTS
+            {
+                return false;
+            }
+            let fp = ops::footprint(&ev);
+            let wrote_before = |r: &ops::Range| {
+                own.iter().any(|(_, w): &(usize, ops::Footprint)| {
+                    w.ranges()
+                        .any(|w| w.mode.writes() && w.lo <= r.lo && r.hi <= w.hi)
+                })
+            };
+            if !fp.ranges().all(|r| !r.mode.reads() || wrote_before(r)) {
+                return false;
+            }
+            fp.ranges().for_each(|r| cover.add(r));
+            own.push((i, fp));
+        }
+        let Some(&(last, _)) = own.last() else {
+            return true;
+        };
+        let cover = cover.footprint();
+        (0..last).all(|i| {
+            let ev = self.event_at(i);
+            if ev.tid == t {
+                return true;
+            }
+            let fp = ops::footprint(&ev);
+            !fp.conflicts(&cover, false)
+                || own
+                    .iter()
+                    .filter(|(j, _)| *j > i)
+                    .all(|(_, w)| !fp.conflicts(w, true))
+        })
     }
 
     /// Did thread `t`'s events since step `from` change nothing but take mutexes and
