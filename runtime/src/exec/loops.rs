@@ -448,6 +448,8 @@ impl Exec {
     pub(super) fn private_since(&self, t: Tid, from: usize) -> bool {
         let now = self.sched.step();
         let mut own: Vec<(usize, ops::Footprint)> = Vec::new();
+        // The ranges the thread wrote since, each kept once: a loop rewrites the same.
+        let mut written: Vec<(u64, u64)> = Vec::new();
         let mut cover = Watch::default();
         for i in from..now {
             let ev = self.event_at(i);
@@ -460,16 +462,18 @@ impl Exec {
                 return false;
             }
             let fp = ops::footprint(&ev);
-            let wrote_before = |r: &ops::Range| {
-                own.iter().any(|(_, w): &(usize, ops::Footprint)| {
-                    w.ranges()
-                        .any(|w| w.mode.writes() && w.lo <= r.lo && r.hi <= w.hi)
-                })
+            let within = |w: &[(u64, u64)], r: &ops::Range| {
+                w.iter().any(|&(lo, hi)| lo <= r.lo && r.hi <= hi)
             };
-            if !fp.ranges().all(|r| !r.mode.reads() || wrote_before(r)) {
+            if !fp.ranges().all(|r| !r.mode.reads() || within(&written, r)) {
                 return false;
             }
-            fp.ranges().for_each(|r| cover.add(r));
+            for r in fp.ranges() {
+                if r.mode.writes() && !within(&written, r) {
+                    written.push((r.lo, r.hi));
+                }
+                cover.add(r);
+            }
             own.push((i, fp));
         }
         let Some(&(last, _)) = own.last() else {
