@@ -318,9 +318,10 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
         rec.iterations + u32::from((progressed || looked) && !stalls && !alone && !threads);
     let mut counted_from = rec.counted_from;
     if iterations > unroll && !timed && e.private_since(t as Tid, counted_from as usize) {
-        // Those iterations only touched memory no other thread had touched before them:
-        // whether the loop ends depends on the thread alone, which runs on as if alone
-        // (into --max-steps, if it never ends). Their count starts again.
+        // Those iterations only touched memory no other thread had touched before them,
+        // and read only what they wrote: whether the loop ends depends on the thread
+        // alone, which runs on as if alone (into --max-steps, if it never ends). Their
+        // count starts again.
         iterations = 0;
         counted_from = step;
     }
@@ -457,8 +458,8 @@ impl Exec {
                 continue;
             }
             // Past PRIVATE_EVENTS, the quadratic check is not worth it: the loop counts.
-            if !ops::memory::access(&ev) && ev.kind() != Kind::Atomic || own.len() == PRIVATE_EVENTS
-            {
+            let access = ops::memory::access(&ev) || ev.kind() == Kind::Atomic;
+            if !access || own.len() == PRIVATE_EVENTS {
                 return false;
             }
             let fp = ops::footprint(&ev);
