@@ -319,7 +319,7 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let mut counted_from = rec.counted_from;
     if iterations > unroll && !timed && e.private_since(t as Tid, counted_from as usize) {
         // Those iterations only touched memory no other thread had touched before them,
-        // and read only what they wrote: whether the loop ends depends on the thread
+        // and read only what their thread wrote: whether the loop ends depends on the thread
         // alone, which runs on as if alone (into --max-steps, if it never ends). Their
         // count starts again.
         iterations = 0;
@@ -440,10 +440,10 @@ impl Exec {
     }
 
     /// Were thread `t`'s events since step `from` all accesses to memory, each read of
-    /// bytes it wrote itself since, and none in conflict with an earlier access by
-    /// another thread? Then what those iterations did depended on the thread alone: not
-    /// a poll of a flag no other thread has set yet, whose reads see what was there
-    /// before. That depends on the trace alone (two accesses in conflict keep their
+    /// bytes it wrote itself (since, or last before), and none in conflict with an
+    /// earlier access by another thread? Then what those iterations did depended on the
+    /// thread alone: not a poll of a flag no other thread has set yet, whose reads see
+    /// what was there before. That depends on the trace alone (two accesses in conflict keep their
     /// order in every equivalent execution), not on where independent events of other
     /// threads fell.
     pub(super) fn private_since(&self, t: Tid, from: usize) -> bool {
@@ -451,6 +451,9 @@ impl Exec {
         let mut own: Vec<(usize, ops::Footprint)> = Vec::new();
         // The ranges the thread wrote since, each kept once: a loop rewrites the same.
         let mut written: Vec<(u64, u64)> = Vec::new();
+        // Ranges read before the thread wrote them since: it must write them later on,
+        // or have been the last to write them before.
+        let mut unwritten: Vec<(u64, u64)> = Vec::new();
         let mut cover = Watch::default();
         for i in from..now {
             let ev = self.event_at(i);
@@ -466,8 +469,10 @@ impl Exec {
             let within = |w: &[(u64, u64)], r: &ops::Range| {
                 w.iter().any(|&(lo, hi)| lo <= r.lo && r.hi <= hi)
             };
-            if !fp.ranges().all(|r| !r.mode.reads() || within(&written, r)) {
-                return false;
+            for r in fp.ranges().filter(|r| r.mode.reads()) {
+                if !within(&written, r) && !within(&unwritten, r) {
+                    unwritten.push((r.lo, r.hi));
+                }
             }
             for r in fp.ranges() {
                 if r.mode.writes() && !within(&written, r) {
@@ -476,6 +481,13 @@ impl Exec {
                 cover.add(r);
             }
             own.push((i, fp));
+        }
+        let ours = |&(lo, hi): &(u64, u64)| {
+            let r = ops::Range::new(lo, hi - lo, ops::Mode::Read).expect("not empty");
+            written.iter().any(|&(a, b)| a <= lo && hi <= b) || self.last_written_by(t, &r, from)
+        };
+        if !unwritten.iter().all(ours) {
+            return false;
         }
         let Some(&(last, _)) = own.last() else {
             return true;
@@ -493,6 +505,22 @@ impl Exec {
                     .filter(|(j, _)| *j > i)
                     .all(|(_, w)| !fp.conflicts(w, true))
         })
+    }
+
+    /// Was the last write to the bytes of `r` before step `before` thread `t`'s own, of
+    /// all of them? (A read's last write is the same in every equivalent execution.)
+    fn last_written_by(&self, t: Tid, r: &ops::Range, before: usize) -> bool {
+        for i in (0..before).rev() {
+            let ev = self.event_at(i);
+            let fp = ops::footprint(&ev);
+            let hit = fp
+                .ranges()
+                .find(|w| w.mode.writes() && w.lo < r.hi && r.lo < w.hi);
+            if let Some(w) = hit {
+                return ev.tid == t && w.lo <= r.lo && r.hi <= w.hi;
+            }
+        }
+        false
     }
 
     /// Did thread `t`'s events since step `from` change nothing but take mutexes and
