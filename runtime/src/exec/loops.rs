@@ -319,9 +319,9 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let mut counted_from = rec.counted_from;
     if iterations > unroll && !timed && e.private_since(t as Tid, counted_from as usize) {
         // Those iterations only touched memory no other thread had touched before them,
-        // and read only what their thread wrote: whether the loop ends depends on the thread
-        // alone, which runs on as if alone (into --max-steps, if it never ends). Their
-        // count starts again.
+        // and read only what their thread wrote: whether the loop ends depends on the
+        // thread alone, which runs on as if alone (into --max-steps, if it never ends).
+        // Their count starts again.
         iterations = 0;
         counted_from = step;
     }
@@ -443,9 +443,9 @@ impl Exec {
     /// bytes it wrote itself (since, or last before), and none in conflict with an
     /// earlier access by another thread? Then what those iterations did depended on the
     /// thread alone: not a poll of a flag no other thread has set yet, whose reads see
-    /// what was there before. That depends on the trace alone (two accesses in conflict keep their
-    /// order in every equivalent execution), not on where independent events of other
-    /// threads fell.
+    /// what was there before. That depends on the trace alone (two accesses in conflict
+    /// keep their order in every equivalent execution), not on where independent events
+    /// of other threads fell.
     pub(super) fn private_since(&self, t: Tid, from: usize) -> bool {
         let now = self.sched.step();
         let mut own: Vec<(usize, ops::Footprint)> = Vec::new();
