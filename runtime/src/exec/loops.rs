@@ -343,6 +343,11 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     th.loops[i] = now.visited(th, step, iterations, counted_from);
 }
 
+/// Is `r` within one of the ranges `[lo, hi)`?
+fn within(ranges: &[(u64, u64)], r: &ops::Range) -> bool {
+    ranges.iter().any(|&(lo, hi)| lo <= r.lo && r.hi <= hi)
+}
+
 impl Exec {
     /// Thread `t` is back at the head of a loop whose last iteration, from step `from`
     /// to now, changed nothing and ended with the values it began with: whether it waits
@@ -453,7 +458,7 @@ impl Exec {
         let mut written: Vec<(u64, u64)> = Vec::new();
         // Ranges read before the thread wrote them since: it must write them later on,
         // or have been the last to write them before.
-        let mut unwritten: Vec<(u64, u64)> = Vec::new();
+        let mut unwritten: Vec<ops::Range> = Vec::new();
         let mut cover = Watch::default();
         for i in from..now {
             let ev = self.event_at(i);
@@ -466,15 +471,10 @@ impl Exec {
                 return false;
             }
             let fp = ops::footprint(&ev);
-            let within = |w: &[(u64, u64)], r: &ops::Range| {
-                w.iter().any(|&(lo, hi)| lo <= r.lo && r.hi <= hi)
-            };
-            for r in fp.ranges().filter(|r| r.mode.reads()) {
-                if !within(&written, r) && !within(&unwritten, r) {
-                    unwritten.push((r.lo, r.hi));
-                }
-            }
             for r in fp.ranges() {
+                if r.mode.reads() && !within(&written, r) && !unwritten.iter().any(|u| u == r) {
+                    unwritten.push(*r);
+                }
                 if r.mode.writes() && !within(&written, r) {
                     written.push((r.lo, r.hi));
                 }
@@ -482,10 +482,7 @@ impl Exec {
             }
             own.push((i, fp));
         }
-        let ours = |&(lo, hi): &(u64, u64)| {
-            let r = ops::Range::new(lo, hi - lo, ops::Mode::Read).expect("not empty");
-            written.iter().any(|&(a, b)| a <= lo && hi <= b) || self.last_written_by(t, &r, from)
-        };
+        let ours = |r: &ops::Range| within(&written, r) || self.last_written_by(t, r, from);
         if !unwritten.iter().all(ours) {
             return false;
         }
