@@ -643,7 +643,7 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         if let (Some(next), Some(executor)) = (engine.next_request(), &mut executor) {
             executor.complete(next);
         }
-        engine.prepare();
+        engine.prepare(&trace);
         // An execution's races are its end when nothing else ended it (or, under
         // --svcomp, when races are the property checked); else they are more errors of
         // it, which --keep-going reports too.

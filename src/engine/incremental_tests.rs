@@ -70,8 +70,8 @@ fn lockstep(prog: &Program, alg: Algorithm, max_steps: usize) -> Result<(), Test
         if alg != Algorithm::None {
             same_relation(hb, hb0, &run)?;
         }
-        incremental.prepare();
-        scratch.prepare();
+        incremental.prepare(&trace);
+        scratch.prepare(&trace);
     }
     prop_assert_eq!(incremental.stats(), scratch.stats());
     Ok(())

@@ -312,6 +312,9 @@ pub struct Engine {
     /// the deepest node with a branch left before its races were analysed.
     taken: Option<usize>,
     certain: Option<usize>,
+    /// Between `plan` and `prepare`, if races are left to reverse: those above this node,
+    /// and whether the execution's last event killed the program (`reverse`'s `kill`).
+    deferred: Option<(usize, bool)>,
     stats: Stats,
 }
 
@@ -332,6 +335,7 @@ impl Engine {
             incremental: true,
             taken: None,
             certain: None,
+            deferred: None,
             stats: Stats::default(),
         }
     }
@@ -368,14 +372,22 @@ impl Engine {
     pub fn record(&mut self, trace: &Trace) -> Result<(), EngineError> {
         self.take(trace)?;
         self.plan(trace);
-        self.prepare();
+        self.prepare(trace);
         Ok(())
     }
 
     /// Work for the next execution that does not change its request, done while it runs:
-    /// the analysis goes back to where that execution leaves the current path (what
-    /// `take` would do first).
-    pub fn prepare(&mut self) {
+    /// the races of `trace` (the execution `plan` took in) that `plan` left for later are
+    /// reversed, and the analysis goes back to where the next execution leaves the
+    /// current path (what `take` would do first).
+    pub fn prepare(&mut self, trace: &Trace) {
+        if let Some((certain, kill)) = self.deferred.take() {
+            let races = std::mem::take(&mut self.races);
+            for &race in races.iter().filter(|r| r.earlier < certain) {
+                self.reverse(trace.events, trace.pending, kill, race);
+            }
+            self.races = races;
+        }
         if let (Some(plan), true) = (&self.plan, self.alg != Algorithm::None) {
             self.analysis.rollback_to(plan.div);
         }
@@ -457,9 +469,18 @@ impl Engine {
             }
             let mut races = std::mem::take(&mut self.races);
             (self.analysis).analyze(events, trace.enabled, trace.pending, scope, &mut races);
-            for &race in &races {
+            // A race reversed above the deepest node with a branch left only adds to
+            // that node's wakeup tree or backtrack set, which the next request does not
+            // read: `prepare` reverses it while the next execution runs. At that node or
+            // below, it can change the branch the next request takes.
+            let certain = self.certain.unwrap_or(0);
+            for &race in races.iter().filter(|r| r.earlier >= certain) {
                 self.reverse(events, trace.pending, kill, race);
             }
+            self.deferred = races
+                .iter()
+                .any(|r| r.earlier < certain)
+                .then_some((certain, kill));
             self.races = races;
         }
         self.plan = self.plan_next();
