@@ -710,7 +710,7 @@ fn a_loop_without_visible_operations_times_out() {
 int x;
 void *t(void *arg) {
     if (x == 0)
-        for (unsigned i = 0;; i++) {
+        for (unsigned i = 1;; i = i / (i | 1) + i) {
         }
     return 0;
 }
@@ -721,8 +721,8 @@ int main(void) {
     return 0;
 }
 "#;
-    // (A loop that carries a value is left alone; one that carries none and does
-    // nothing is an await that nothing ends: `for (;;) {}` would not hang.)
+    // (A loop that divides could trap: it is left alone. One that cannot be left, make
+    // an event or fault is an await that nothing ends: `for (;;) i++;` would not hang.)
     let mut f = fixture_with(src, 1000, Duration::from_millis(500));
     // T1 runs at step 1, reads 0 and spins forever.
     let start = Instant::now();

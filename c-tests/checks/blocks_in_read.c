@@ -28,9 +28,10 @@ int main(void) {
     pthread_create(&t, NULL, writer, NULL);
     char c = 0;
 #ifdef SPIN
-    volatile unsigned long n = 0;
+    /* A division (it could trap): not a loop cdpor knows to be endless. */
+    volatile unsigned long n = 1;
     for (;;)
-        n++;
+        n = n / (n | 1) + n;
 #endif
     if (read(fds[0], &c, 1) != 1)
         return 1;

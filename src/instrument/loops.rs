@@ -21,7 +21,7 @@
 use std::collections::{HashMap, HashSet};
 
 use cdpor_sched::ops::awaits::{
-    LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED, LOOP_RETRY,
+    LOOP_ENDLESS, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED, LOOP_RETRY,
 };
 
 use inkwell::llvm_sys::core::*;
@@ -156,6 +156,56 @@ fn natural_loops(f: LLVMValueRef) -> Vec<Loop> {
         });
     }
     loops
+}
+
+/// Can a loop of these blocks never be left, nor fault, nor make an event
+/// (`LOOP_ENDLESS`)? Every block ends in a branch within the loop; every instruction
+/// computes on registers, or loads or stores a whole scalar local (the alloca itself,
+/// of its type: never out of bounds), or is a call of a debug or lifetime marker or a
+/// hint to the CPU. No division (it can trap), no allocation (the stack would grow), no
+/// other call (it could exit, jump out or block). `for (;;) n++;` on a local is such a
+/// loop: natively the thread runs for ever and the process ends when main returns.
+/// Floating-point operations are allowed: they trap only once the program unmasks
+/// exceptions, which it cannot do without a call.
+fn is_endless(body: &HashSet<LLVMBasicBlockRef>) -> bool {
+    use LLVMOpcode::*;
+    let scalar_local = |ptr: LLVMValueRef, ty| unsafe {
+        !LLVMIsAAllocaInst(ptr).is_null() && LLVMGetAllocatedType(ptr) == ty
+    };
+    body.iter().all(|&bb| unsafe {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            let ok = match opcode(i) {
+                Some(LLVMBr | LLVMSwitch) => successors(bb).iter().all(|s| body.contains(s)),
+                Some(LLVMLoad) => scalar_local(LLVMGetOperand(i, 0), LLVMTypeOf(i)),
+                Some(LLVMStore) => {
+                    scalar_local(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)))
+                }
+                Some(LLVMCall) => match callee(i) {
+                    Some(f) => {
+                        let name = value_name(f);
+                        name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime.")
+                    }
+                    None => is_hint_asm(i),
+                },
+                Some(
+                    LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
+                    | LLVMXor | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMPHI | LLVMTrunc | LLVMZExt
+                    | LLVMSExt | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMGetElementPtr
+                    | LLVMFreeze | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPExt
+                    | LLVMFPTrunc | LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI
+                    | LLVMExtractValue | LLVMInsertValue | LLVMExtractElement | LLVMInsertElement
+                    | LLVMShuffleVector,
+                ) => true,
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+            i = LLVMGetNextInstruction(i);
+        }
+        true
+    })
 }
 
 /// Is `call` an inline `asm` that is only a hint to the CPU or a compiler barrier, as
@@ -392,6 +442,10 @@ impl Pass<'_, '_> {
                 // variable). Its hook makes it an await that nothing can end, so the
                 // thread is stuck and the others go on, instead of a hang.
                 let has_events = self.loop_has_events(&l);
+                if !has_events && is_endless(&l.body) {
+                    plans.push((l, first, Vec::new(), MayWait::Never, false, LOOP_ENDLESS));
+                    continue;
+                }
                 if !has_events && !phis.is_empty() {
                     continue;
                 }

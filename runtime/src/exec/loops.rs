@@ -257,6 +257,13 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let step = e.sched.step() as u32;
     let unroll = e.hdr().unroll;
     let th = &mut e.threads[t];
+    if flags & LOOP_ENDLESS != 0 && found && back {
+        // The first iteration of a loop that cannot be left ended: the thread waits for
+        // good (an await of nothing), which is all that others could ever tell of it.
+        let from = th.loops[i].step as usize;
+        e.in_runtime = true;
+        e.spin(from, site)
+    }
     if !(found && back) {
         // A new activation.
         th.loops[i] = LoopRecord {

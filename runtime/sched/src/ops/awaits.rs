@@ -50,6 +50,11 @@ pub const LOOP_MEMORYLESS: u32 = 16;
 /// event before the loop, that the body's load repeats. A first iteration whose one
 /// event reads those bytes, changed since, is redundant (`retry_redundant`).
 pub const LOOP_PEELED: u32 = 32;
+/// A loop that can never be left, make an event or fault (`src/instrument/loops.rs`:
+/// `is_endless`): its thread computes for ever without effect on anything another
+/// thread or the program's end can see. At its first back edge the thread waits for
+/// good, as in a spin that nothing can end, and the other threads go on.
+pub const LOOP_ENDLESS: u32 = 64;
 
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
