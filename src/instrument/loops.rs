@@ -21,7 +21,7 @@
 use std::collections::{HashMap, HashSet};
 
 use cdpor_sched::ops::awaits::{
-    LOOP_ENDLESS, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED, LOOP_RETRY,
+    LOOP_ENDLESS, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_NO_EXIT, LOOP_PEELED, LOOP_RETRY,
 };
 
 use inkwell::llvm_sys::core::*;
@@ -156,6 +156,12 @@ fn natural_loops(f: LLVMValueRef) -> Vec<Loop> {
         });
     }
     loops
+}
+
+/// Does every edge out of a block of the loop stay in it (`LOOP_NO_EXIT`)?
+fn no_exit(body: &HashSet<LLVMBasicBlockRef>) -> bool {
+    body.iter()
+        .all(|&bb| successors(bb).iter().all(|s| body.contains(s)))
 }
 
 /// Can a loop of these blocks never be left, nor fault, nor make an event
@@ -483,6 +489,7 @@ impl Pass<'_, '_> {
                     None if retry => (first, LOOP_RETRY),
                     None => (first, 0),
                 };
+                let shape = shape | if no_exit(&l.body) { LOOP_NO_EXIT } else { 0 };
                 plans.push((l, first, phis, may_wait, errno, shape));
             }
             if plans.is_empty() {

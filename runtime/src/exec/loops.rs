@@ -324,7 +324,12 @@ pub unsafe extern "C" fn cdpor_loop(loop_id: u32, flags: u32, vals: *const u64, 
     let mut iterations =
         rec.iterations + u32::from((progressed || looked) && !stalls && !alone && !threads);
     let mut counted_from = rec.counted_from;
-    if iterations > unroll && !timed && e.private_since(t as Tid, counted_from as usize) {
+    let may_leave = flags & LOOP_NO_EXIT == 0;
+    if iterations > unroll
+        && !timed
+        && may_leave
+        && e.private_since(t as Tid, counted_from as usize)
+    {
         // Those iterations only touched memory no other thread had touched before them,
         // and read only what their thread wrote: whether the loop ends depends on the
         // thread alone, which runs on as if alone (into --max-steps, if it never ends).

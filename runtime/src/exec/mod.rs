@@ -27,8 +27,8 @@ use cdpor_sched::event::{
 };
 use cdpor_sched::layout::{self, stack_bottom, STACK_GUARD, STACK_SLOT};
 use cdpor_sched::ops::awaits::{
-    self, Watch, LOOP_BACK, LOOP_ENDLESS, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_PEELED,
-    LOOP_RETRY,
+    self, Watch, LOOP_BACK, LOOP_ENDLESS, LOOP_ERRNO, LOOP_MAY_WAIT, LOOP_MEMORYLESS, LOOP_NO_EXIT,
+    LOOP_PEELED, LOOP_RETRY,
 };
 use cdpor_sched::ops::memory::Summary;
 use cdpor_sched::ops::nondet;

@@ -55,6 +55,11 @@ pub const LOOP_PEELED: u32 = 32;
 /// thread or the program's end can see. At its first back edge the thread waits for
 /// good, as in a spin that nothing can end, and the other threads go on.
 pub const LOOP_ENDLESS: u32 = 64;
+/// No edge leaves the loop (`for (;;) atomic_fetch_add(&n, 1);`): running it alone longer
+/// only makes more of the same iterations, so they all count toward `--unroll`, even
+/// those no other thread has yet seen (`private_since` in the runtime). Otherwise each
+/// point at which another thread looks would be explored, up to `--max-steps`.
+pub const LOOP_NO_EXIT: u32 = 128;
 
 /// Is `e` a loop's await (whose thread spins, as opposed to blocking or being stopped)?
 pub fn spins(e: &Event) -> bool {
