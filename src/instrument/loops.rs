@@ -178,40 +178,42 @@ fn is_endless(body: &HashSet<LLVMBasicBlockRef>) -> bool {
     let scalar_local = |ptr: LLVMValueRef, ty| unsafe {
         !LLVMIsAAllocaInst(ptr).is_null() && LLVMGetAllocatedType(ptr) == ty
     };
-    body.iter().all(|&bb| unsafe {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            let ok = match opcode(i) {
-                Some(LLVMBr | LLVMSwitch) => successors(bb).iter().all(|s| body.contains(s)),
-                Some(LLVMLoad) => scalar_local(LLVMGetOperand(i, 0), LLVMTypeOf(i)),
-                Some(LLVMStore) => {
-                    scalar_local(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)))
-                }
-                Some(LLVMCall) => match callee(i) {
-                    Some(f) => {
-                        let name = value_name(f);
-                        name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime.")
+    no_exit(body)
+        && body.iter().all(|&bb| unsafe {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                let ok = match opcode(i) {
+                    // The only terminators: no return, no `unreachable`.
+                    Some(LLVMBr | LLVMSwitch) => true,
+                    Some(LLVMLoad) => scalar_local(LLVMGetOperand(i, 0), LLVMTypeOf(i)),
+                    Some(LLVMStore) => {
+                        scalar_local(LLVMGetOperand(i, 1), LLVMTypeOf(LLVMGetOperand(i, 0)))
                     }
-                    None => is_hint_asm(i),
-                },
-                Some(
-                    LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr
-                    | LLVMXor | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMPHI | LLVMTrunc | LLVMZExt
-                    | LLVMSExt | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr | LLVMGetElementPtr
-                    | LLVMFreeze | LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPExt
-                    | LLVMFPTrunc | LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI
-                    | LLVMExtractValue | LLVMInsertValue | LLVMExtractElement | LLVMInsertElement
-                    | LLVMShuffleVector,
-                ) => true,
-                _ => false,
-            };
-            if !ok {
-                return false;
+                    Some(LLVMCall) => match callee(i) {
+                        Some(f) => {
+                            let name = value_name(f);
+                            name.starts_with("llvm.dbg.") || name.starts_with("llvm.lifetime.")
+                        }
+                        None => is_hint_asm(i),
+                    },
+                    Some(
+                        LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd
+                        | LLVMOr | LLVMXor | LLVMICmp | LLVMFCmp | LLVMSelect | LLVMPHI | LLVMTrunc
+                        | LLVMZExt | LLVMSExt | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr
+                        | LLVMGetElementPtr | LLVMFreeze | LLVMFAdd | LLVMFSub | LLVMFMul
+                        | LLVMFDiv | LLVMFNeg | LLVMFPExt | LLVMFPTrunc | LLVMSIToFP | LLVMUIToFP
+                        | LLVMFPToSI | LLVMFPToUI | LLVMExtractValue | LLVMInsertValue
+                        | LLVMExtractElement | LLVMInsertElement | LLVMShuffleVector,
+                    ) => true,
+                    _ => false,
+                };
+                if !ok {
+                    return false;
+                }
+                i = LLVMGetNextInstruction(i);
             }
-            i = LLVMGetNextInstruction(i);
-        }
-        true
-    })
+            true
+        })
 }
 
 /// Is `call` an inline `asm` that is only a hint to the CPU or a compiler barrier, as
