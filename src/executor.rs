@@ -191,6 +191,10 @@ pub struct ExecOptions {
 /// loop that polls with side effects gives an exploration that ends.
 pub const DEFAULT_UNROLL: u32 = 100;
 
+/// How long a worker asked to stop at `--exec-timeout` has to write its threads' next
+/// operations before it is killed.
+const HUNG_GRACE: Duration = Duration::from_millis(200);
+
 /// Options the runtime applies inside each execution.
 #[derive(Clone, Copy, Debug)]
 pub struct RunOptions {
@@ -616,17 +620,20 @@ impl Executor {
 
     /// Waits until `request` is done. When the time limit strikes first, or the worker
     /// sleeps in one system call for a second, the worker is killed (and the server
-    /// answers for it): `Some` of the call it slept in, if any.
+    /// answers for it): `Some` of the call it slept in, if any. At the time limit, it is
+    /// asked first to write what its other threads would do next (`cdpor_hung`), and
+    /// killed if it has not died within `HUNG_GRACE`.
     fn wait_done(&mut self, request: u32) -> Result<Option<Option<i64>>, String> {
         let deadline = Instant::now() + self.timeout;
         let mut sleeping = None;
         let mut stopped = None;
+        let mut asked: Option<Instant> = None;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let slice = if stopped.is_some() {
-                Duration::from_secs(1)
-            } else {
-                left.min(Duration::from_secs(1))
+            let slice = match (stopped, asked) {
+                (Some(_), Some(at)) => (at + HUNG_GRACE).saturating_duration_since(Instant::now()),
+                (Some(_), None) => Duration::from_secs(1),
+                (None, _) => left.min(Duration::from_secs(1)),
             };
             let mut spin = std::mem::replace(&mut self.spin, Spin::new(false));
             let done = self
@@ -640,16 +647,25 @@ impl Executor {
             if let Ok(Some(_)) = self.server.try_wait() {
                 return Err(self.server_gone());
             }
+            let pid = self.hdr().child_pid;
             if stopped.is_some() {
+                if asked.is_some_and(|at| at.elapsed() >= HUNG_GRACE) {
+                    asked = None;
+                    if pid > 0 {
+                        unsafe { libc::kill(pid, libc::SIGKILL) };
+                    }
+                }
                 continue;
             }
-            let pid = self.hdr().child_pid;
             let now = (pid > 0).then(|| syscall::sleeping_in(pid)).flatten();
             let blocked =
                 now.is_some_and(|nr| sleeping == Some(nr) && !syscall::ends_by_itself(nr));
             if blocked || left.is_zero() {
                 if pid > 0 {
-                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                    let ask = now.is_none();
+                    let sig = if ask { libc::SIGUSR2 } else { libc::SIGKILL };
+                    unsafe { libc::kill(pid, sig) };
+                    asked = ask.then(Instant::now);
                 }
                 stopped = Some(now);
             }

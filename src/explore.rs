@@ -8,13 +8,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cdpor_sched::ops::awaits;
 use cdpor_sched::shm::Fallback;
-use cdpor_sched::{Kind, Step, Tid};
+use cdpor_sched::{Kind, Step};
 
 use crate::engine::hb::Later;
 use crate::engine::{Algorithm, Engine, Request, Stats, Trace, TraceEnd};
 use crate::executor::{
     End, ExecOptions, Execution, Executor, FellBack, Placement, Reset, RunOptions,
 };
+use crate::hangs::Hangs;
 use crate::pool::{Pool, Switch};
 use crate::program::Program;
 use crate::schedule::Parsed;
@@ -134,6 +135,8 @@ pub enum Cut {
     TimeLimit(Duration),
     /// SIGINT or SIGTERM (the signal's number).
     Interrupted(i32),
+    /// Executions that ran past `--exec-timeout` took as long again in all (`hangs`).
+    Hangs,
 }
 
 pub struct Summary {
@@ -149,6 +152,8 @@ pub struct Summary {
     pub loop_bounded: u64,
     /// Executions cut where a timed wait could time out again (also in `stats.bounded`).
     pub timeouts_cut: u64,
+    /// Executions cut where they ran past `--exec-timeout` (also in `stats.bounded`).
+    pub hung: u64,
     /// The sites of the loops that `--unroll` cut.
     pub unrolled: BTreeSet<u32>,
     /// Executions that deadlocked where a deadlock is no error (`--svcomp`).
@@ -220,7 +225,12 @@ impl Summary {
     pub fn steps_bounded(&self) -> u64 {
         steps_bounded(
             &self.stats,
-            &[self.loop_bounded, self.thread_bounded, self.timeouts_cut],
+            &[
+                self.loop_bounded,
+                self.thread_bounded,
+                self.timeouts_cut,
+                self.hung,
+            ],
         )
     }
 
@@ -251,6 +261,11 @@ pub enum Fatal {
         timeout: Duration,
         /// The system call the thread was sleeping in.
         syscall: Option<i64>,
+        /// Later executions that did not finish either, of the `explored` executions;
+        /// `gave_up`: exploration stopped on them (`hangs`).
+        others: u64,
+        explored: u64,
+        gave_up: bool,
     },
     /// The program did something cdpor does not model (at a site).
     Unsupported {
@@ -303,7 +318,7 @@ struct Counts {
     awaits: u64,
     errors: u64,
     /// Executions cut by each bound so far.
-    cut_by: [(&'static str, u64); 4],
+    cut_by: [(&'static str, u64); 5],
 }
 
 impl Progress {
@@ -470,6 +485,7 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         last: Instant::now(),
     };
     let mut runs = 0u64;
+    let mut hangs = Hangs::new(opts.exec_timeout);
     // Probes look for a first error; with --keep-going exploration counts them all.
     let probes = match &mut executor {
         Some(executor) if !opts.keep_going => run_probes(executor, opts, start, &mut errors)?,
@@ -524,20 +540,25 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
             ));
         }
         let handed = Instant::now();
-        let (execution, left, timing) = match (&mut pool, &mut executor) {
-            (Some(pool), _) => match pool.execution(&engine) {
-                Some(o) => (o.execution, o.left, o.timing),
-                None => {
-                    cut = crate::interrupt::requested().map(Cut::Interrupted);
-                    break;
+        let (execution, left, limit, timing) = match (&mut pool, &mut executor) {
+            (Some(pool), _) => {
+                pool.limit = hangs.limit();
+                match pool.execution(&engine) {
+                    Some(o) => (o.execution, o.left, o.limit, o.timing),
+                    None => {
+                        cut = crate::interrupt::requested().map(Cut::Interrupted);
+                        break;
+                    }
                 }
-            },
+            }
             (None, Some(executor)) => {
                 let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
-                let execution = executor.run(req, opts.max_steps, left);
+                let limit = hangs.limit();
+                let allowed = [left, limit].into_iter().flatten().min();
+                let execution = executor.run(req, opts.max_steps, allowed);
                 let timing = executor.timing().0;
                 switch.observe(timing.run);
-                (execution, left, timing)
+                (execution, left, limit, timing)
             }
             (None, None) => unreachable!("one worker or a pool"),
         };
@@ -575,18 +596,26 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         }
         let end = match &execution.end {
             // Stopped by --time-limit, not for running too long itself: the run is over.
-            End::TimedOut { .. } if left.is_some_and(|l| l < opts.exec_timeout) => {
+            End::TimedOut { .. }
+                if left.is_some_and(|l| l < limit.unwrap_or(opts.exec_timeout)) =>
+            {
                 cut = opts.time_limit.map(Cut::TimeLimit);
                 break;
             }
-            End::TimedOut { running, syscall } => {
+            // Asleep in a system call that another thread of the program would end:
+            // no other execution can do better.
+            End::TimedOut {
+                syscall: Some(_), ..
+            } => {
                 progress.clear();
-                return Err(hang(
-                    runs,
-                    (*running, *syscall),
-                    &execution,
-                    opts.exec_timeout,
-                ));
+                return Err(crate::hangs::fatal(runs, &execution, opts.exec_timeout));
+            }
+            End::TimedOut { .. } => {
+                if !hangs.hung(runs, &execution, limit) {
+                    cut = Some(Cut::Hangs);
+                    break;
+                }
+                TraceEnd::Stopped
             }
             End::Unsupported { what, site } => {
                 return Err(Fatal::Unsupported {
@@ -603,6 +632,7 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
                 )))
             }
             end => {
+                hangs.finished(timing.run);
                 match end {
                     End::ThreadBound => thread_bounded += 1,
                     End::TimedWaitCut => timeouts_cut += 1,
@@ -687,9 +717,13 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
                 ("--unroll", loop_bounded),
                 ("--max-threads", thread_bounded),
                 ("timed waits", timeouts_cut),
+                ("--exec-timeout", hangs.count),
                 (
                     "--max-steps",
-                    steps_bounded(&stats, &[loop_bounded, thread_bounded, timeouts_cut]),
+                    steps_bounded(
+                        &stats,
+                        &[loop_bounded, thread_bounded, timeouts_cut, hangs.count],
+                    ),
                 ),
             ],
         };
@@ -705,6 +739,13 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         workers.add(forked, replaced, fell_back);
         (workers.ran_ahead, workers.used_ahead) = (pool.ran_ahead, pool.used_ahead);
     }
+    // A program that can loop for ever and has no error found ends on the hang.
+    let hung = hangs.count;
+    if errors.is_empty() {
+        if let Some(f) = hangs.fatal(runs) {
+            return Err(f);
+        }
+    }
     // The property's errors first: the first is the answer.
     errors.sort_by_key(|f| !is_property(f.kind, opts.run.svcomp));
     Ok(Summary {
@@ -714,6 +755,7 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         thread_bounded,
         loop_bounded,
         timeouts_cut,
+        hung,
         unrolled,
         stuck,
         restricted,
@@ -731,6 +773,8 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
 /// (a hang, an unsupported call, a schedule that could not be followed).
 pub(crate) fn trace_end(end: &End) -> Option<TraceEnd> {
     Some(match end {
+        // A thread that ran past --exec-timeout: cut there (`hangs`).
+        End::TimedOut { syscall: None, .. } => TraceEnd::Stopped,
         End::TimedOut { .. } | End::Unsupported { .. } | End::Diverged(_) => return None,
         End::SleepBlocked => TraceEnd::SleepBlocked,
         End::StepBound | End::ThreadBound | End::TimedWaitCut | End::LoopBound { .. } => {
@@ -987,9 +1031,7 @@ pub fn replay(
     };
     let names = execution.names();
     match execution.end {
-        End::TimedOut { running, syscall } => {
-            Err(hang(runs, (running, syscall), &execution, timeout))
-        }
+        End::TimedOut { .. } => Err(crate::hangs::fatal(runs, &execution, timeout)),
         End::Unsupported { ref what, site } => Err(Fatal::Unsupported {
             what: what.clone(),
             site,
@@ -1031,29 +1073,6 @@ pub fn replay(
             }
             Ok(execution)
         }
-    }
-}
-
-/// Execution `execution` (`x`) did not finish: `thread` was running, sleeping in
-/// `syscall` if it was.
-fn hang(
-    execution: u64,
-    (thread, syscall): (Tid, Option<i64>),
-    x: &Execution,
-    timeout: Duration,
-) -> Fatal {
-    let last = x
-        .events
-        .iter()
-        .rev()
-        .find(|e| e.tid() == thread)
-        .map(|e| e.site);
-    Fatal::Hang {
-        execution,
-        thread: x.names().thread(thread),
-        last,
-        timeout,
-        syscall,
     }
 }
 

@@ -8,6 +8,7 @@ pub mod ahead;
 pub mod engine;
 pub mod executor;
 pub mod explore;
+mod hangs;
 pub mod instrument;
 pub mod interrupt;
 mod link;

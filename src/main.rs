@@ -69,7 +69,8 @@ struct BuildArgs {
     /// Bound on visible events per execution; longer executions are cut and the verdict says so.
     #[arg(long, default_value_t = 20_000)]
     max_steps: usize,
-    /// Seconds one execution may run before the program is declared hung.
+    /// Seconds one execution may run before it is declared hung: it is cut there, and
+    /// the run ends on it (exit 2) unless another execution finds an error.
     #[arg(long, default_value_t = 10.0)]
     exec_timeout: f64,
     /// SV-COMP conventions: abort() and a false __VERIFIER_assume end an execution
@@ -359,6 +360,9 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
             last,
             timeout,
             syscall,
+            others,
+            explored,
+            gave_up,
         } => {
             let thread = thread.trim_start_matches('T');
             let after = match last {
@@ -372,10 +376,21 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
                 Some(call) => format!(
                     "execution {execution}: thread T{thread} blocked in the system call `{call}` {after}; it waits for something cdpor does not model (I/O between the program's threads, input, another process), and cdpor runs one thread at a time"
                 ),
-                None => format!(
-                    "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout)",
-                    timeout.as_secs_f64()
-                ),
+                None => {
+                    let more = match (others, gave_up) {
+                        (0, _) => String::new(),
+                        (n, false) => format!(
+                            "; so did {n} more of the {explored} executions explored, and no error was found in the others"
+                        ),
+                        (n, true) => format!(
+                            "; so did {n} more of the {explored} executions explored, no error was found in the others, and cdpor gave up"
+                        ),
+                    };
+                    format!(
+                        "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout){more}",
+                        timeout.as_secs_f64()
+                    )
+                }
             }
         }
     }

@@ -24,6 +24,8 @@ pub struct Outcome {
     pub execution: Result<Execution, String>,
     /// What was left of `--time-limit` when it started (`Executor::run`).
     pub left: Option<Duration>,
+    /// The time it was given, if less than `--exec-timeout` (`hangs`).
+    pub limit: Option<Duration>,
     pub timing: Timing,
 }
 
@@ -32,6 +34,8 @@ struct Job {
     req: Request,
     /// The end of `--time-limit`.
     deadline: Option<Instant>,
+    /// The time an execution may take, if less than `--exec-timeout`.
+    limit: Option<Duration>,
     /// For a request run ahead: an engine that goes on into its subtree.
     fork: Option<Box<Engine>>,
 }
@@ -87,6 +91,8 @@ pub struct Pool {
     reports: Vec<Report>,
     ahead: Ahead<Outcome>,
     deadline: Option<Instant>,
+    /// The time an execution may take from now on, if less than `--exec-timeout`.
+    pub limit: Option<Duration>,
     /// Executions run ahead of the engine's asking, and the engine's requests that had
     /// run or were running ahead when it asked.
     pub ran_ahead: u64,
@@ -134,6 +140,7 @@ impl Pool {
             reports: vec![Report::default(); n],
             ahead: Ahead::new(SUBTREE * n),
             deadline,
+            limit: None,
             ran_ahead: 0,
             used_ahead: 0,
             failed: false,
@@ -152,6 +159,7 @@ impl Pool {
                 let outcome = Outcome {
                     execution: Err("a worker thread of cdpor failed".into()),
                     left: None,
+                    limit: None,
                     timing: Timing::default(),
                 };
                 return Some(outcome);
@@ -242,6 +250,7 @@ impl Pool {
             id,
             req,
             deadline: self.deadline,
+            limit: self.limit,
             fork,
         };
         self.jobs[w]
@@ -279,7 +288,7 @@ fn work(
         let Some(job) = next.take().or_else(|| jobs.recv().ok()) else {
             return;
         };
-        let (outcome, report) = run(&mut executor, opts, &job.req, job.deadline);
+        let (outcome, report) = run(&mut executor, opts, &job.req, (job.deadline, job.limit));
         let mut fork = job.fork.map(|f| (f, job.req.sleep_from));
         let mut last = fork.as_ref().and_then(|_| taken(&outcome));
         let id = job.id;
@@ -316,7 +325,7 @@ fn work(
             if !send(Message::Running { req: req.clone() }) {
                 return;
             }
-            let (outcome, report) = run(&mut executor, opts, req, job.deadline);
+            let (outcome, report) = run(&mut executor, opts, req, (job.deadline, job.limit));
             last = taken(&outcome);
             let req = req.clone();
             if !send(Message::Offer {
@@ -350,7 +359,7 @@ fn run(
     executor: &mut Result<Executor, String>,
     opts: &ExecOptions,
     req: &Request,
-    deadline: Option<Instant>,
+    (deadline, limit): (Option<Instant>, Option<Duration>),
 ) -> (Outcome, Report) {
     let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let x = match executor {
@@ -359,12 +368,14 @@ fn run(
             let outcome = Outcome {
                 execution: Err(e.clone()),
                 left,
+                limit,
                 timing: Timing::default(),
             };
             return (outcome, Report::default());
         }
     };
-    let execution = x.run(req, opts.max_steps, left);
+    let allowed = [left, limit].into_iter().flatten().min();
+    let execution = x.run(req, opts.max_steps, allowed);
     let (timing, forked) = x.timing();
     let report = Report {
         forked,
@@ -374,6 +385,7 @@ fn run(
     let outcome = Outcome {
         execution,
         left,
+        limit,
         timing,
     };
     (outcome, report)

@@ -67,6 +67,12 @@ static void on_fatal(int sig, siginfo_t *info, void *ctx) {
     cdpor_crash(sig, (uint64_t)(uintptr_t)info->si_addr, (uint64_t)pc);
 }
 
+/* cdpor's signal that an execution ran too long (cdpor_hung). */
+static void on_hang(int sig) {
+    (void)sig;
+    cdpor_hung();
+}
+
 /* Fatal signals run on an alternate stack so that a fiber's stack overflow is reported.
  * The handler stays installed and unblocked (SA_NODEFER): a crashed thread leaves it for
  * good, and another thread may crash later in the same execution. */
@@ -81,6 +87,12 @@ void cdpor_install_signals(void *altstack, size_t size) {
     int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
+    struct sigaction hang;
+    memset(&hang, 0, sizeof hang);
+    hang.sa_handler = on_hang;
+    hang.sa_flags = SA_ONSTACK;
+    sigemptyset(&hang.sa_mask);
+    sigaction(SIGUSR2, &hang, NULL);
 }
 
 /* The fork server discards the program's output during exploration, and reads its

@@ -78,6 +78,7 @@ void *cdpor_heap_alloc(uint64_t size, uint64_t align, uint32_t site);
 int cdpor_heap_free(void *p, uint32_t site);
 uint64_t cdpor_heap_size(const void *p);
 _Noreturn void cdpor_crash(int sig, uint64_t addr, uint64_t pc);
+_Noreturn void cdpor_hung(void);
 /* A fault at addr that is a thread's stack growing (runtime/src/layout.rs): 1 if the
  * access can run again. */
 int cdpor_grow_stack(uint64_t addr);

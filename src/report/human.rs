@@ -104,6 +104,10 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
             parts.push(format!("stopped at --time-limit {}s", d.as_secs_f64()))
         }
         Some(Cut::Interrupted(sig)) => parts.push(format!("interrupted by {}", signal_name(*sig))),
+        Some(Cut::Hangs) => parts.push(
+            "stopped once the executions that ran past --exec-timeout had taken that long again"
+                .into(),
+        ),
         None => {}
     }
     let by_steps = s.steps_bounded();
@@ -167,6 +171,13 @@ pub fn cut_text(namer: &Namer, s: &Summary) -> Option<String> {
             "{} cut where no thread could run but a timed wait could time out again and \
              see another thread's change (time is not modelled)",
             plural(s.timeouts_cut, "execution")
+        ));
+    }
+    if s.hung > 0 {
+        parts.push(format!(
+            "{} cut where a thread ran past --exec-timeout without a visible operation \
+             (it may loop forever there)",
+            plural(s.hung, "execution")
         ));
     }
     if s.thread_bounded > 0 {

@@ -79,6 +79,16 @@ impl Exec {
     }
 
     pub(super) fn write_end(&mut self, outcome: Outcome, tid: Tid, site: u32, code: i64) {
+        self.write_threads();
+        let h = self.hdr();
+        h.outcome_tid = tid;
+        h.outcome_site = site;
+        h.outcome_code = code;
+        h.outcome = outcome as u32;
+    }
+
+    /// Each thread's status and next operation, as cdpor reads them at the end.
+    fn write_threads(&mut self) {
         let n = self.hdr().n_names.min(MAX_THREADS as u32);
         let enabled = ops::enabled_threads(self, |_| true);
         for t in 0..n {
@@ -114,12 +124,28 @@ impl Exec {
                 });
             }
         }
-        let h = self.hdr();
-        h.n_threads = n;
-        h.outcome_tid = tid;
-        h.outcome_site = site;
-        h.outcome_code = code;
-        h.outcome = outcome as u32;
+        self.hdr().n_threads = n;
+    }
+}
+
+/// cdpor stops an execution whose thread ran past `--exec-timeout` with `SIGUSR2` (the
+/// handler runs on the alternate stack): what the other threads would do next tells it
+/// where exploration goes on (the execution is cut there), if the thread was in the
+/// program's code and not in the runtime's, whose state may be half changed. Then the
+/// worker dies as if cdpor had killed it.
+#[no_mangle]
+pub extern "C" fn cdpor_hung() -> ! {
+    let e = ex();
+    let t = e.cur as usize;
+    let user = t < MAX_THREADS
+        && !e.in_runtime
+        && matches!(e.threads[t].status, Status::Running | Status::Starting);
+    if user {
+        e.write_threads();
+    }
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGKILL);
+        libc::_exit(9)
     }
 }
 
