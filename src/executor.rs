@@ -618,11 +618,25 @@ impl Executor {
         }
     }
 
+    /// The process running `request`: the worker that took it, else (not taken yet)
+    /// the server's last child.
+    fn runner(&mut self, request: u32) -> i32 {
+        let h = self.hdr();
+        let taken = unsafe { std::ptr::read_volatile(&h.taken) } == request;
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+        let runner = unsafe { std::ptr::read_volatile(&h.runner_pid) };
+        if taken && runner > 0 {
+            runner
+        } else {
+            h.child_pid
+        }
+    }
+
     /// Waits until `request` is done. When the time limit strikes first, or the worker
     /// sleeps in one system call for a second, the worker is killed (and the server
     /// answers for it): `Some` of the call it slept in, if any. At the time limit, it is
     /// asked first to write what its other threads would do next (`cdpor_hung`), and
-    /// killed if it has not died within `HUNG_GRACE`.
+    /// killed if it has not died within `HUNG_GRACE`, and again each second after.
     fn wait_done(&mut self, request: u32) -> Result<Option<Option<i64>>, String> {
         let deadline = Instant::now() + self.timeout;
         let mut sleeping = None;
@@ -647,9 +661,9 @@ impl Executor {
             if let Ok(Some(_)) = self.server.try_wait() {
                 return Err(self.server_gone());
             }
-            let pid = self.hdr().child_pid;
+            let pid = self.runner(request);
             if stopped.is_some() {
-                if asked.is_some_and(|at| at.elapsed() >= HUNG_GRACE) {
+                if asked.is_none_or(|at| at.elapsed() >= HUNG_GRACE) {
                     asked = None;
                     if pid > 0 {
                         unsafe { libc::kill(pid, libc::SIGKILL) };

@@ -590,8 +590,8 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
         }
         if trace_executions {
             eprintln!(
-                "execution {runs}: {:?} -> {:?}",
-                execution.events, execution.end
+                "execution {runs}: {:?} -> {:?}, next: {:?}",
+                execution.events, execution.end, execution.pending
             );
         }
         let end = match &execution.end {

@@ -21,7 +21,7 @@ use crate::explore::Fatal;
 /// How many times longer than the longest finished execution a later one may run.
 const LONGER: u32 = 20;
 /// The least time a later execution gets.
-const SHORTEST: Duration = Duration::from_millis(100);
+const SHORTEST: Duration = Duration::from_millis(500);
 
 pub struct Hangs {
     timeout: Duration,

@@ -259,11 +259,16 @@ pub unsafe fn serve(
     };
     let mut spin = Spin::new(h.spin != 0);
     s.rest_spin = Spin::new(h.spin != 0);
+    let me = libc::getpid();
     loop {
         let taken = h.taken;
         go.wait(|g| g != taken, &mut spin, None);
         let request = go.get();
-        h.taken = request;
+        // cdpor stops a request that runs too long in the process that took it, not in
+        // the one the server may have forked since (`Executor::wait_done`).
+        std::ptr::write_volatile(&mut h.runner_pid, me);
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+        std::ptr::write_volatile(&mut h.taken, request);
         s.began = ticks();
         (s.tail_from, s.waited) = (s.began, 0);
         h.reset_ticks = std::mem::take(&mut s.last_reset);

@@ -215,6 +215,8 @@ pub struct Header {
     pub partial: u32,
     pub more: u32,
     pub more_sleeping: u32,
+    /// Written by the worker before `taken`: its process, which runs request `taken`.
+    pub runner_pid: i32,
     // Written by the fork server.
     pub child_pid: i32,
     pub wait_status: i32,
