@@ -637,12 +637,24 @@ impl Analysis {
                 // Each as if it ran next, so none of them leaves its accesses behind.
                 let journal = self.mem.journal(true);
                 let mark = self.mem.mark();
-                self.begin(p.event.tid(), &p.event);
+                let t = p.event.tid();
+                self.begin(t, &p.event);
                 self.accesses(n, &p.event);
                 let events = &self.hb.events;
                 self.cur
                     .cands
                     .retain(|&c| !ops::enables(&p.event, &events[c], c));
+                // A lock races with the last acquisition of its mutex, as in `step`, not
+                // only with the release that let it run (found by a lock left pending
+                // where a thread ran past --exec-timeout).
+                if let Some(m) = ops::contends(&p.event) {
+                    self.acquisition(m, true);
+                }
+                let last = self.hb.thread_last[t as usize];
+                let enabler = self.disabled_before[t as usize].filter(|&d| Some(d) >= last);
+                if let Some(d) = enabler {
+                    self.cur.acquire.retain(|&c| c != d);
+                }
                 self.push_races(Later::Pending(k), races);
                 self.mem.rollback(mark);
                 self.mem.journal(journal);

@@ -585,6 +585,37 @@ fn a_race_with_an_event_left_pending_at_a_cut_is_reversed() {
     }
 }
 
+/// An execution cut while a thread's lock was left pending, and enabled (the mutex free
+/// again): the lock races with the last acquisition of the mutex, not only with the
+/// release that let it run, and reversing that race reaches the failure within the bound.
+#[test]
+fn a_lock_left_pending_at_a_cut_races_with_the_last_acquisition() {
+    let mut first = vec![Op::Lock(0), Op::write(0, 1), Op::Unlock(0)];
+    first.extend((0..20).map(|_| Op::write(1, 1)));
+    let second = vec![
+        Op::Lock(0),
+        Op::read(0, 0),
+        Op::Unlock(0),
+        Op::Assert { reg: 0, value: 1 },
+    ];
+    let prog = Program {
+        main: vec![],
+        workers: vec![first, second],
+        vars: 2,
+        ..Default::default()
+    };
+    for alg in Algorithm::ALL {
+        let got = sim::explore_within(&prog, alg, LIMIT, 8).unwrap();
+        assert!(
+            got.outcomes
+                .iter()
+                .any(|o| matches!(o, sim::Outcome::AssertFail { .. })),
+            "{alg:?}: {:?}",
+            got.outcomes
+        );
+    }
+}
+
 /// A thread that crashes after a write: another thread may run between the two, and see
 /// the write (the crash is an event of its own, not part of the write's step).
 #[test]
