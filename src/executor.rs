@@ -486,7 +486,9 @@ impl Executor {
     ) -> Result<Execution, String> {
         let x = self.run_as(req, max_steps, probe)?;
         match x.end {
-            End::TimedOut { syscall: None, .. } => self.run_as(req, max_steps, probe),
+            End::TimedOut { syscall: None, .. } if crate::interrupt::requested().is_none() => {
+                self.run_as(req, max_steps, probe)
+            }
             _ => Ok(x),
         }
     }
@@ -662,6 +664,15 @@ impl Executor {
                 return Err(self.server_gone());
             }
             let pid = self.runner(request);
+            // ^C or SIGTERM: the run stops after this execution, which may take up to
+            // --exec-timeout yet: stop it now.
+            if stopped.is_none() && crate::interrupt::requested().is_some() {
+                if pid > 0 {
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+                stopped = Some(None);
+                continue;
+            }
             if stopped.is_some() {
                 if asked.is_none_or(|at| at.elapsed() >= HUNG_GRACE) {
                     asked = None;

@@ -595,6 +595,11 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
             );
         }
         let end = match &execution.end {
+            // Stopped by ^C or SIGTERM (`Executor::wait_done`).
+            End::TimedOut { .. } if crate::interrupt::requested().is_some() => {
+                cut = crate::interrupt::requested().map(Cut::Interrupted);
+                break;
+            }
             // Stopped by --time-limit, not for running too long itself: the run is over.
             End::TimedOut { .. }
                 if left.is_some_and(|l| l < limit.unwrap_or(opts.exec_timeout)) =>

@@ -1,6 +1,7 @@
 //! ^C and `kill`: the first SIGINT or SIGTERM asks the exploration to stop after the
-//! current execution, so the user still gets a report (and the build directory is
-//! removed); a second one ends cdpor at once, as usual.
+//! current execution (an executor stops one still running a second later), so the user
+//! still gets a report (and the build directory is removed); a second one ends cdpor at
+//! once, as usual.
 
 use std::sync::atomic::{AtomicI32, Ordering};
 

@@ -377,14 +377,20 @@ fn fatal_message(f: &Fatal, namer: &Namer) -> String {
                     "execution {execution}: thread T{thread} blocked in the system call `{call}` {after}; it waits for something cdpor does not model (I/O between the program's threads, input, another process), and cdpor runs one thread at a time"
                 ),
                 None => {
-                    let more = match (others, gave_up) {
-                        (0, _) => String::new(),
-                        (n, false) => format!(
+                    let more = match others {
+                        0 => String::new(),
+                        1 if *explored == 2 => "; so did the other execution explored".into(),
+                        n if n + 1 == *explored => {
+                            format!("; so did the {n} other executions explored")
+                        }
+                        n => format!(
                             "; so did {n} more of the {explored} executions explored, and no error was found in the others"
                         ),
-                        (n, true) => format!(
-                            "; so did {n} more of the {explored} executions explored, no error was found in the others, and cdpor gave up"
-                        ),
+                    };
+                    let more = if *gave_up {
+                        more + ", until those that hung had taken --exec-timeout again, when cdpor gave up"
+                    } else {
+                        more
                     };
                     format!(
                         "execution {execution} did not finish within {:.1} s: thread T{thread} ran without a visible operation {after}; it may loop forever (or needs a larger --exec-timeout){more}",

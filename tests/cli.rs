@@ -305,6 +305,29 @@ fn an_interrupt_stops_every_worker() {
     interrupted("4");
 }
 
+/// An execution that runs on for a minute (a loop cdpor cannot prove endless) is
+/// stopped by the first SIGTERM, not waited for: the report comes at once.
+#[test]
+fn an_interrupt_stops_an_execution_that_runs_on() {
+    let started = std::time::Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_cdpor"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "c-tests/checks/loops_forever.c", "--json", "-"])
+        .args(["--exec-timeout", "60"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cdpor runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v = json(&out);
+    assert_eq!(v["verdict"], "incomplete");
+    assert_eq!(v["cut"], "interrupted by SIGTERM");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
+
 #[test]
 fn replay_takes_the_alternative_a_signal_chose() {
     // Step 13 is main's signal with both threads waiting: `/2` wakes the second (T2), so
