@@ -554,7 +554,7 @@ fn explore_in_mode(program: &Program, opts: &Options) -> Result<Summary, Fatal> 
             (None, Some(executor)) => {
                 let left = opts.time_limit.map(|l| l.saturating_sub(start.elapsed()));
                 let limit = hangs.limit();
-                let allowed = [left, limit].into_iter().flatten().min();
+                let allowed = crate::hangs::allowed(left, limit);
                 let execution = executor.run(req, opts.max_steps, allowed);
                 let timing = executor.timing().0;
                 switch.observe(timing.run);

@@ -87,6 +87,12 @@ impl Hangs {
     }
 }
 
+/// The time an execution may take below `--exec-timeout`: what is `left` of
+/// `--time-limit`, or the `limit` after a hang, whichever is shorter.
+pub fn allowed(left: Option<Duration>, limit: Option<Duration>) -> Option<Duration> {
+    [left, limit].into_iter().flatten().min()
+}
+
 /// Execution `index` (`x`) did not finish within `timeout`: a thread ran without a
 /// visible operation, or slept in a system call.
 pub fn fatal(index: u64, x: &Execution, timeout: Duration) -> Fatal {

@@ -91,12 +91,11 @@ struct BuildArgs {
     /// A loop that has run more than N iterations with an effect while other threads are
     /// alive stops its thread there, and the execution counts as cut (verdict
     /// incomplete); N iterations in a row that touched only what no other thread had
-    /// touched before them, reading only what they wrote, do not count (in a loop that can be
-    /// left). Loops that only
-    /// wait are not bounded: they stop their thread, and the loop runs again in the
-    /// executions where another thread changed what they read first. Default: 100 (under --svcomp, unless
-    /// --max-threads or --keep-going is given, after a first round of 3 with
-    /// --max-threads 4).
+    /// touched before them, reading only what they wrote, do not count (in a loop that can
+    /// be left). Loops that only wait are not bounded: they stop their thread, and the loop
+    /// runs again in the executions where another thread changed what they read first.
+    /// Default: 100 (under --svcomp, unless --max-threads or --keep-going is given, after a
+    /// first round of 3 with --max-threads 4).
     #[arg(long, value_name = "N")]
     unroll: Option<u32>,
     /// Condition waits end only when signalled (POSIX lets them end without a signal,

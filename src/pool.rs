@@ -374,7 +374,7 @@ fn run(
             return (outcome, Report::default());
         }
     };
-    let allowed = [left, limit].into_iter().flatten().min();
+    let allowed = crate::hangs::allowed(left, limit);
     let execution = x.run(req, opts.max_steps, allowed);
     let (timing, forked) = x.timing();
     let report = Report {

@@ -408,6 +408,12 @@ impl Analysis {
     }
 
     /// The holders of lock `m`, to change: journalled first.
+    /// The event that enabled thread `t`'s next one, if `t` was blocked since its last.
+    fn enabler(&self, t: Tid) -> Option<usize> {
+        let t = t as usize;
+        self.disabled_before[t].filter(|&k| Some(k) >= self.hb.thread_last[t])
+    }
+
     fn holders(&mut self, m: u64) -> &mut Holders {
         if self.journal {
             let old = self.last_acquire.get(&m).cloned().map(Box::new);
@@ -539,7 +545,7 @@ impl Analysis {
         }
         self.begin(t, &e);
         // The event that enabled it, if it was blocked since its previous one.
-        let enabler = self.disabled_before[ti].filter(|&k| Some(k) >= self.hb.thread_last[ti]);
+        let enabler = self.enabler(t);
         self.accesses(i, &e);
         // A blocking operation does not race with what it waited for.
         let events = &self.hb.events;
@@ -650,9 +656,7 @@ impl Analysis {
                 if let Some(m) = ops::contends(&p.event) {
                     self.acquisition(m, true);
                 }
-                let last = self.hb.thread_last[t as usize];
-                let enabler = self.disabled_before[t as usize].filter(|&d| Some(d) >= last);
-                if let Some(d) = enabler {
+                if let Some(d) = self.enabler(t) {
                     self.cur.acquire.retain(|&c| c != d);
                 }
                 self.push_races(Later::Pending(k), races);
