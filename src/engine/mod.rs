@@ -19,6 +19,10 @@ pub mod hb;
 mod incremental_tests;
 mod shadow;
 pub mod sim;
+pub mod stateful;
+#[cfg(test)]
+mod stateful_tests;
+mod summary;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod wakeup_tree;
@@ -681,21 +685,10 @@ impl Engine {
                 }
             }
             Algorithm::Classic => {
-                // Flanagan & Godefroid, Fig. 3: the later event's thread, or a thread with
-                // an event between the two that happens before the later one; failing
-                // those, every thread enabled there.
+                // Failing the candidates, every thread enabled there.
                 let enabled = self.enabled[e];
-                let p = later_event.tid();
-                let mut candidates = ThreadSet::EMPTY;
-                if enabled.contains(p) {
-                    candidates.insert(p);
-                }
-                for (k, ev) in events.iter().enumerate().take(end).skip(e + 1) {
-                    let q = ev.tid();
-                    if enabled.contains(q) && hb.hb_thread_of(k, race.later, pending) {
-                        candidates.insert(q);
-                    }
-                }
+                let candidates =
+                    classic_candidates(hb, events, pending, enabled, race, end, &later_event);
                 // A sleeping candidate is never explored from here, so it cannot be the
                 // one that reverses the race (F&G's "any q" predates sleep sets).
                 let awake = candidates.minus(asleep(&node.sleep));
@@ -818,6 +811,33 @@ fn reversible(enabled: ThreadSet, notdep: impl Iterator<Item = Event>, later: &E
     let mut notdep = notdep.peekable();
     let l = Dependence::of(later);
     notdep.peek().is_some() && notdep.any(|x| x.tid == later.tid || Dependence::of(&x).with(&l))
+}
+
+/// Flanagan & Godefroid, Fig. 3: the threads enabled at the earlier event of `race`
+/// whose branch there can reverse it: the later event's thread, or a thread with an
+/// event between the two (before `end`) that happens before the later one. Empty: none
+/// of them is enabled there.
+pub(crate) fn classic_candidates(
+    hb: &hb::Hb,
+    events: &[Event],
+    pending: &[Pending],
+    enabled: ThreadSet,
+    race: Race,
+    end: usize,
+    later_event: &Event,
+) -> ThreadSet {
+    let p = later_event.tid();
+    let mut candidates = ThreadSet::EMPTY;
+    if enabled.contains(p) {
+        candidates.insert(p);
+    }
+    for (k, ev) in events.iter().enumerate().take(end).skip(race.earlier + 1) {
+        let q = ev.tid();
+        if enabled.contains(q) && hb.hb_thread_of(k, race.later, pending) {
+            candidates.insert(q);
+        }
+    }
+    candidates
 }
 
 /// `a == b`, field by field without a branch per field: a replayed prefix is mostly the

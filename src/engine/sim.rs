@@ -85,6 +85,12 @@ pub enum Op {
         value: i64,
         skip: usize,
     },
+    /// Goes to operation `to` of the thread (backwards too: a loop) when `reg == value`.
+    JumpIfEq {
+        reg: usize,
+        value: i64,
+        to: usize,
+    },
     /// `sem_wait(s)`.
     SemWait(usize),
     /// `sem_post(s)`.
@@ -404,12 +410,20 @@ impl<'p> Sim<'p> {
     /// Runs local steps (branches, passing assertions) until the thread's next visible
     /// operation, and announces it.
     fn settle(&mut self, t: Tid) {
-        loop {
+        for local in 0.. {
+            assert!(local < 100_000, "T{t} loops without a visible operation");
             let step = self.step_of(t);
             let th = &mut self.threads[t as usize];
             match step {
                 Step::Op(Op::SkipIfEq { reg, value, skip }) => {
                     th.pc += 1 + if th.regs[*reg] == *value { *skip } else { 0 }
+                }
+                Step::Op(Op::JumpIfEq { reg, value, to }) => {
+                    th.pc = if th.regs[*reg] == *value {
+                        *to
+                    } else {
+                        th.pc + 1
+                    }
                 }
                 Step::Op(Op::Assert { reg, value }) if th.regs[*reg] == *value => th.pc += 1,
                 _ => break,
@@ -499,7 +513,7 @@ impl<'p> Sim<'p> {
                 Op::AwaitEq { var, .. } => mem(var, 0, 8, Kind::Read),
                 Op::Spawn(k) => create(self.prog.child_tid(k)),
                 Op::JoinChild(k) => join(self.prog.child_tid(k)),
-                Op::SkipIfEq { .. } => unreachable!("settled"),
+                Op::SkipIfEq { .. } | Op::JumpIfEq { .. } => unreachable!("settled"),
             },
         }
     }
@@ -510,6 +524,42 @@ impl<'p> Sim<'p> {
         } else {
             0
         }
+    }
+
+    /// Everything that decides what the program does from here, exactly: memory, the
+    /// synchronization and thread words, each thread's position, registers and status,
+    /// and whether its pending wake or await has been woken. (The rest of a pending event
+    /// follows from these; which step woke it is history, not state.)
+    fn state(&self) -> Vec<i64> {
+        let mut key: Vec<i64> = self.memory.iter().map(|&b| i64::from(b)).collect();
+        let mut words: Vec<_> = self.sync_words.iter().map(|(&a, &v)| (a, v)).collect();
+        words.sort_unstable();
+        key.push(words.len() as i64);
+        key.extend(words.iter().flat_map(|&(a, v)| [a as i64, i64::from(v)]));
+        let mut words: Vec<_> = self.thread_words.iter().map(|(&k, &v)| (k, v)).collect();
+        words.sort_unstable();
+        key.push(words.len() as i64);
+        for ((t, a), v) in words {
+            key.extend([i64::from(t), a as i64, i64::from(v)]);
+        }
+        for th in &self.threads {
+            let status = th.status as i64;
+            key.extend([th.pc as i64, status, th.joined as i64, th.created as i64]);
+            key.extend([
+                i64::from(th.waiting),
+                th.round as i64,
+                i64::from(th.awaiting),
+            ]);
+            key.push(if th.awaiting { th.spin_from as i64 } else { -1 });
+            key.extend(&th.regs);
+        }
+        for (th, p) in self.threads.iter().zip(&self.pending) {
+            let wakes = matches!(p.kind(), Kind::CondWake | Kind::Await);
+            key.push(i64::from(
+                th.status == Status::Ready && wakes && p.value != 0,
+            ));
+        }
+        key
     }
 
     fn load(&self, var: usize, off: u8, len: u8) -> i64 {
@@ -643,11 +693,15 @@ fn reg_of(op: &Op) -> Option<usize> {
     }
 }
 
-/// Runs the program under `req`, as the runtime would; `ordered_barriers`: with every
-/// order of arrival at barriers explored (`ops::barrier::ORDERED`).
-pub fn run(prog: &Program, req: &Request, max_steps: usize, ordered_barriers: bool) -> Run {
+/// The program before its first step, to run under `req`.
+fn new_sim<'p>(
+    prog: &'p Program,
+    req: &'p Request,
+    max_steps: usize,
+    ordered_barriers: bool,
+) -> Sim<'p> {
     let n = prog.threads();
-    let mut sim = Sim {
+    Sim {
         prog,
         memory: vec![0; 8 * prog.vars.max(1)],
         sync_words: (prog.sems.iter().enumerate())
@@ -680,19 +734,54 @@ pub fn run(prog: &Program, req: &Request, max_steps: usize, ordered_barriers: bo
         ordered_barriers,
         barrier_unused: prog.barrier_results_unused(),
         barrier_overflow: false,
-    };
-    let mut r = drive(&mut sim);
+    }
+}
+
+/// Runs the program under `req`, as the runtime would; `ordered_barriers`: with every
+/// order of arrival at barriers explored (`ops::barrier::ORDERED`).
+pub fn run(prog: &Program, req: &Request, max_steps: usize, ordered_barriers: bool) -> Run {
+    let mut sim = new_sim(prog, req, max_steps, ordered_barriers);
+    let mut r = drive(&mut sim, &mut |_, _| false);
     r.barrier_overflow = sim.barrier_overflow;
     r
 }
 
-fn drive(sim: &mut Sim) -> Run {
+/// Runs the program under `req` for stateful exploration: after the request's schedule,
+/// the execution stops at the first state for which `seen` holds, or that it passed
+/// through already. Returns the run and its states (`stateful::Execution::states`),
+/// each named exactly: its index in `names`, where every state is interned.
+pub fn run_stateful(
+    prog: &Program,
+    req: &Request,
+    max_steps: usize,
+    names: &mut HashMap<Vec<i64>, u128>,
+    seen: &dyn Fn(u128) -> bool,
+) -> (Run, Vec<u128>) {
+    let mut sim = new_sim(prog, req, max_steps, false);
+    let mut states = Vec::new();
+    let from = req.schedule.len();
+    let r = drive(&mut sim, &mut |sim, last| {
+        let key = sim.state();
+        let next = names.len() as u128;
+        let s = *names.entry(key).or_insert(next);
+        let stop = !last && states.len() >= from && (seen(s) || states.contains(&s));
+        states.push(s);
+        stop
+    });
+    (r, states)
+}
+
+/// Runs the execution. `at(sim, last)` sees every state: before each choice of a thread
+/// (`last` false: a true answer stops the execution there, as cut), and where the
+/// program ended by an event (`last` true).
+fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
     let prog = sim.prog;
     sim.start(0);
     let mut events = Vec::new();
     let mut enabled_sets = Vec::new();
     let mut cur = 0;
     loop {
+        let stop = at(sim, false);
         let live = sim.ready();
         let enabled = ops::enabled_threads(&*sim, |_| true);
         let pending = |sim: &Sim| -> Vec<Pending> {
@@ -713,6 +802,10 @@ fn drive(sim: &mut Sim) -> Run {
             outcome,
             barrier_overflow: false,
         };
+        if stop {
+            let p = pending(&*sim);
+            return end(events, enabled_sets, p, TraceEnd::Stopped, None);
+        }
         let t = match sim.sched.pick(Some(cur), enabled, live) {
             Pick::Run(t) => t,
             Pick::Done => unreachable!("main exits before every thread is done"),
@@ -764,11 +857,13 @@ fn drive(sim: &mut Sim) -> Run {
         if let Some(outcome) = killed {
             // The failing thread is mid-operation: it has no next event.
             sim.threads[t as usize].status = Status::Finished;
+            at(sim, true);
             let p = pending(&*sim);
             let maximal = TraceEnd::Maximal { killed: true };
             return end(events, enabled_sets, p, maximal, Some(outcome));
         }
         if ev.kind() == Kind::ProcessExit {
+            at(sim, true);
             let memory = (0..prog.vars).map(|v| sim.load(v, 0, 8)).collect();
             let regs = sim.threads.iter().map(|th| th.regs.clone()).collect();
             let p = pending(&*sim);
