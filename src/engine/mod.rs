@@ -13,6 +13,9 @@
 //! * `optimal`: Optimal-DPOR (wakeup trees, sleep sets), one execution per trace and no
 //!   sleep-set-blocked executions.
 
+pub mod cartesian;
+#[cfg(test)]
+mod cartesian_tests;
 mod forecast;
 pub mod hb;
 #[cfg(test)]

@@ -562,6 +562,19 @@ impl<'p> Sim<'p> {
         key
     }
 
+    /// Each created thread's own state: its position, registers and status.
+    fn locals(&self) -> Vec<(Tid, Vec<i64>)> {
+        (self.threads.iter().enumerate())
+            .filter(|(_, th)| th.status != Status::NotCreated)
+            .map(|(t, th)| {
+                let mut l = vec![th.pc as i64, th.status as i64, th.joined as i64];
+                l.extend([th.created as i64, i64::from(th.waiting), th.round as i64]);
+                l.extend(&th.regs);
+                (t as Tid, l)
+            })
+            .collect()
+    }
+
     fn load(&self, var: usize, off: u8, len: u8) -> i64 {
         let a = 8 * var + off as usize;
         let mut b = [0u8; 8];
@@ -769,6 +782,79 @@ pub fn run_stateful(
         stop
     });
     (r, states)
+}
+
+/// One thread run alone from the state a schedule leads to (a prefix of Cartesian
+/// partial order reduction): see `run_solo`.
+pub struct Solo {
+    /// The events of the thread alone (after the schedule's).
+    pub events: Vec<Event>,
+    /// The state where it started, and after each of its events.
+    pub states: Vec<u128>,
+    /// Each thread alive where it started, with its next event.
+    pub start: Vec<Pending>,
+    /// The program ended with its last event (a failed assertion: `outcome`).
+    pub ended: bool,
+    pub outcome: Option<Outcome>,
+    /// Each thread's own state (position, registers, status), at each state of `states`.
+    pub locals: Vec<Vec<(Tid, Vec<i64>)>>,
+}
+
+/// Follows `path`, then runs thread `tid` alone: until it cannot run, the program
+/// ends, it comes back to a state of its own run, or after `cap` events. States are
+/// named as by `run_stateful`.
+pub fn run_solo(
+    prog: &Program,
+    path: &[cdpor_sched::Step],
+    tid: Tid,
+    cap: usize,
+    names: &mut HashMap<Vec<i64>, u128>,
+) -> Solo {
+    let mut schedule = path.to_vec();
+    schedule.extend(std::iter::repeat_n(
+        cdpor_sched::Step { tid, choice: 0 },
+        cap,
+    ));
+    let req = Request {
+        schedule,
+        ..Request::default()
+    };
+    let mut sim = new_sim(prog, &req, usize::MAX, false);
+    let (mut states, mut locals, mut start) = (Vec::new(), Vec::new(), Vec::new());
+    let mut step = 0;
+    let from = path.len();
+    let r = drive(&mut sim, &mut |sim, last| {
+        let at = step;
+        step += 1;
+        if at < from {
+            return false;
+        }
+        let key = sim.state();
+        let next = names.len() as u128;
+        let s = *names.entry(key).or_insert(next);
+        let enabled = ops::enabled_threads(sim, |_| true);
+        if at == from {
+            start = (sim.ready().iter())
+                .map(|t| Pending {
+                    event: sim.pending[t as usize],
+                    enabled: enabled.contains(t),
+                })
+                .collect();
+        }
+        let again = states.contains(&s);
+        states.push(s);
+        locals.push(sim.locals());
+        !last && (again || !enabled.contains(tid) || at >= from + cap)
+    });
+    let ended = matches!(r.end, TraceEnd::Maximal { .. });
+    Solo {
+        events: r.events[from.min(r.events.len())..].to_vec(),
+        states,
+        start,
+        ended,
+        outcome: r.outcome,
+        locals,
+    }
 }
 
 /// Runs the execution. `at(sim, last)` sees every state: before each choice of a thread

@@ -275,10 +275,10 @@ fn two_loops_and_lock_order_inversion() {
 }
 
 /// A small xorshift generator: the random tests name their seeds.
-struct Rng(u64);
+pub(super) struct Rng(pub(super) u64);
 
 impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
+    pub(super) fn below(&mut self, n: u64) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -289,7 +289,7 @@ impl Rng {
 /// A random thread of blocks: stores, loads, compare-and-swaps, critical sections,
 /// assertions, condition waits and signals, and loops back to a block's first operation while a register holds a
 /// value.
-fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64) -> Vec<Op> {
+fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64, signals: bool) -> Vec<Op> {
     let mut ops = Vec::new();
     let blocks = 1 + rng.below(blocks);
     for _ in 0..blocks {
@@ -322,7 +322,7 @@ fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64) -> Vec<O
                 // A wait on condition 0 under mutex 0, or a signal or broadcast of it.
                 let middle = match rng.below(3) {
                     0 => Op::Wait { c: 0, m: 0 },
-                    1 => Op::Signal { c: 0 },
+                    1 if signals => Op::Signal { c: 0 },
                     _ => Op::Broadcast { c: 0 },
                 };
                 ops.extend([Op::Lock(0), middle, Op::Unlock(0)]);
@@ -343,15 +343,16 @@ fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64) -> Vec<O
     ops
 }
 
-/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each.
-fn random_program(seed: u64, threads: u64, blocks: u64) -> Program {
+/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each; with
+/// `signals`, condition signals too (whose waiter woken is a choice), not only broadcasts.
+pub(super) fn random_program(seed: u64, threads: u64, blocks: u64, signals: bool) -> Program {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let vars = 1 + rng.below(2) as usize;
     let locks = rng.below(3) as usize;
     let workers = 2 + rng.below(threads) as usize;
     Program {
         workers: (0..workers)
-            .map(|_| random_thread(&mut rng, vars, locks, blocks))
+            .map(|_| random_thread(&mut rng, vars, locks, blocks, signals))
             .collect(),
         vars,
         early_return: rng.below(4) == 0,
@@ -379,7 +380,7 @@ fn random_cyclic_programs_reach_every_final_state() {
     let (mut states, mut graph) = (0, 0);
     let (mut oracle_time, mut explore_time) = (Duration::ZERO, Duration::ZERO);
     for k in 0..programs {
-        let prog = random_program(seed * 1_000_003 + k, threads, blocks);
+        let prog = random_program(seed * 1_000_003 + k, threads, blocks, true);
         let mut names = HashMap::new();
         let t = Instant::now();
         let (want, size) = oracle(&prog, &mut names);

@@ -1,0 +1,284 @@
+//! Cartesian partial order reduction (Gueta, Flanagan, Yahav, Sagiv; the engine side, as
+//! for stateful exploration: C programs do not name their states yet, docs/stateful.md).
+//!
+//! From each state it explores, the search runs every thread alone (a *solo* run: the
+//! schedule to the state, then that thread only, as far as it goes) and cuts the runs
+//! into a *cartesian vector*: a prefix per thread such that only the last events of two
+//! prefixes may conflict (the paper's `CalcCV`, Fig. 6, extending the prefixes round
+//! robin). The state at the end of each finite prefix is explored next, unless it was
+//! explored before (the paper's `modelCheck`, Fig. 7): a context switch happens only where
+//! threads conflict. Every local state of every thread that the program can reach is
+//! reached (the paper's Theorem 1), so a failed assertion is found.
+//!
+//! What the paper does not have: threads that block. A thread that cannot run in the state
+//! has one transition in the vector, its next event, as a step that leads back to the
+//! same state (the paper models blocking so), marked infinite: whatever conflicts with it
+//! (the unlock its lock waits for) ends the other prefixes. A prefix whose thread comes back
+//! to a state of its own run is infinite too, as in the paper, and one cut at
+//! `SOLO_STEPS` is a finite prefix like any other.
+
+use std::collections::{HashMap, HashSet};
+
+use cdpor_sched::{dependent, ops, Event, Step, Tid};
+
+use super::stateful::State;
+use super::Pending;
+
+/// Events a solo run takes at most.
+pub const SOLO_STEPS: usize = 1000;
+
+/// What the runner is asked for: the schedule to a state, then thread `tid` alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SoloRequest {
+    pub path: Vec<Step>,
+    pub tid: Tid,
+}
+
+/// A solo run as the runner reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct SoloRun<'a> {
+    /// The thread's events alone.
+    pub events: &'a [Event],
+    /// The state where it started, then after each event.
+    pub states: &'a [State],
+    /// Each thread alive where it started, with its next event.
+    pub start: &'a [Pending],
+    /// The last event ended the program.
+    pub ended: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Solo runs (executions).
+    pub executions: u64,
+    /// States explored (each with its cartesian vector).
+    pub states: u64,
+    /// States at the end of a prefix that had been explored already.
+    pub covered: u64,
+}
+
+type Id = u32;
+
+struct Node {
+    /// The schedule that reached it first.
+    path: Vec<Step>,
+}
+
+/// The solo runs of the state being explored, as they come in.
+struct Expanding {
+    id: Id,
+    /// Threads alive there, and their next events; `None` until the first run.
+    start: Option<Vec<Pending>>,
+    runs: Vec<(Tid, Vec<Event>, Vec<State>, bool)>,
+}
+
+pub struct Cartesian {
+    ids: HashMap<State, Id>,
+    nodes: Vec<Node>,
+    work: Vec<Id>,
+    explored: HashSet<Id>,
+    current: Option<Expanding>,
+    stats: Stats,
+}
+
+impl Default for Cartesian {
+    fn default() -> Cartesian {
+        Cartesian::new()
+    }
+}
+
+impl Cartesian {
+    pub fn new() -> Cartesian {
+        Cartesian {
+            ids: HashMap::new(),
+            nodes: vec![Node { path: Vec::new() }],
+            work: vec![0],
+            explored: HashSet::new(),
+            current: None,
+            stats: Stats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The next solo run, or `None` once every state in the work set is explored.
+    pub fn next_request(&mut self) -> Option<SoloRequest> {
+        loop {
+            if let Some(x) = &self.current {
+                let path = self.nodes[x.id as usize].path.clone();
+                let Some(start) = &x.start else {
+                    // The first thread alive there is unknown before a run: main's
+                    // number is the smallest, and a run of a thread that is not there
+                    // stops at once, telling which are.
+                    return Some(SoloRequest { path, tid: 0 });
+                };
+                let done: HashSet<Tid> = x.runs.iter().map(|r| r.0).collect();
+                match start.iter().find(|p| !done.contains(&p.event.tid())) {
+                    Some(p) => {
+                        let tid = p.event.tid();
+                        return Some(SoloRequest { path, tid });
+                    }
+                    None => {
+                        let x = self.current.take().expect("expanding");
+                        self.expand(x);
+                        continue;
+                    }
+                }
+            }
+            let id = self.work.pop()?;
+            if self.explored.insert(id) {
+                self.stats.states += 1;
+                self.current = Some(Expanding {
+                    id,
+                    start: None,
+                    runs: Vec::new(),
+                });
+            } else {
+                self.stats.covered += 1;
+            }
+        }
+    }
+
+    /// Takes in the solo run of the last request.
+    pub fn record(&mut self, req: &SoloRequest, run: &SoloRun) {
+        self.stats.executions += 1;
+        let x = self.current.as_mut().expect("a state being explored");
+        if x.start.is_none() {
+            x.start = Some(run.start.to_vec());
+            let name = run.states[0];
+            if x.id == 0 {
+                self.ids.insert(name, 0);
+            }
+        }
+        let alive = (x.start.as_ref()).is_some_and(|s| s.iter().any(|p| p.event.tid() == req.tid));
+        if alive {
+            x.runs
+                .push((req.tid, run.events.to_vec(), run.states.to_vec(), run.ended));
+        }
+    }
+
+    /// Cuts the solo runs of a state into a cartesian vector, and adds the state at the
+    /// end of each finite prefix to the work set.
+    fn expand(&mut self, x: Expanding) {
+        let start = x.start.unwrap_or_default();
+        let mut prefixes: Vec<Prefix> = Vec::new();
+        for p in &start {
+            let (events, states, ended) = x
+                .runs
+                .iter()
+                .find(|r| r.0 == p.event.tid())
+                .map(|r| (r.1.clone(), r.2.clone(), r.3))
+                .unwrap_or_default();
+            prefixes.push(if events.is_empty() {
+                // It cannot run here: its next event, as a step back to this state.
+                Prefix {
+                    events: vec![p.event],
+                    states: Vec::new(),
+                    len: 1,
+                    infinite: true,
+                    ended: false,
+                }
+            } else {
+                Prefix {
+                    events,
+                    states,
+                    len: 1,
+                    infinite: false,
+                    ended,
+                }
+            });
+        }
+        cartesian_vector(&mut prefixes);
+        let path = self.nodes[x.id as usize].path.clone();
+        for p in prefixes.iter().filter(|p| !p.infinite) {
+            if p.ended && p.len == p.events.len() {
+                continue;
+            }
+            let end = p.states[p.len];
+            let next = self.nodes.len() as Id;
+            let id = *self.ids.entry(end).or_insert(next);
+            if id == next {
+                let mut to = path.clone();
+                to.extend(p.events[..p.len].iter().map(Step::of));
+                self.nodes.push(Node { path: to });
+            }
+            if !self.explored.contains(&id) {
+                self.work.push(id);
+            } else {
+                self.stats.covered += 1;
+            }
+        }
+    }
+}
+
+/// One thread's prefix in a cartesian vector: its first `len` events of a solo run.
+struct Prefix {
+    events: Vec<Event>,
+    /// The state before each event, and after the last (empty: the thread cannot run).
+    states: Vec<State>,
+    len: usize,
+    infinite: bool,
+    /// The last event of the solo run ended the program.
+    ended: bool,
+}
+
+/// The paper's `CalcCV` (Fig. 6): extends the prefixes, one event at a time round robin,
+/// while only the last events of two prefixes conflict.
+fn cartesian_vector(prefixes: &mut [Prefix]) {
+    let n = prefixes.len();
+    let mut extendable: Vec<bool> = prefixes.iter().map(|p| !p.infinite).collect();
+    for i in 0..n {
+        for j in i + 1..n {
+            if conflict(last(&prefixes[i]), last(&prefixes[j])) {
+                extendable[i] = false;
+                extendable[j] = false;
+            }
+        }
+    }
+    while let Some(i) = (0..n).find(|&i| extendable[i]) {
+        // Round robin: every extendable prefix grows by one event, or stops growing.
+        for i in i..n {
+            if !extendable[i] {
+                continue;
+            }
+            let p = &prefixes[i];
+            let Some(t) = p.events.get(p.len) else {
+                extendable[i] = false;
+                continue;
+            };
+            let conflicts_inside = (0..n).any(|j| {
+                let q = &prefixes[j];
+                j != i && q.events[..q.len - 1].iter().any(|u| conflict(t, u))
+            });
+            if conflicts_inside {
+                extendable[i] = false;
+                continue;
+            }
+            for j in (0..n).filter(|&j| j != i) {
+                if conflict(t, last(&prefixes[j])) {
+                    extendable[i] = false;
+                    extendable[j] = false;
+                }
+            }
+            let p = &mut prefixes[i];
+            let after = p.states[p.len + 1];
+            if p.states[..=p.len].contains(&after) && extendable[i] {
+                p.infinite = true;
+                extendable[i] = false;
+            }
+            p.len += 1;
+        }
+    }
+}
+
+fn last(p: &Prefix) -> &Event {
+    &p.events[p.len - 1]
+}
+
+/// The paper's dependence is of transitions, in every state: an event as it was
+/// attempted (a compare-and-swap that failed alone may succeed after another prefix).
+fn conflict(a: &Event, b: &Event) -> bool {
+    dependent(&ops::attempt(a), &ops::attempt(b))
+}
