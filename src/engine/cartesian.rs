@@ -15,7 +15,9 @@
 //! same state (the paper models blocking so), marked infinite: whatever conflicts with it
 //! (the unlock its lock waits for) ends the other prefixes. A prefix whose thread comes back
 //! to a state of its own run is infinite too, as in the paper, and one cut at
-//! `SOLO_STEPS` is a finite prefix like any other.
+//! `SOLO_STEPS` is a finite prefix like any other. Nor do the paper's threads have steps
+//! with several outcomes (which waiter a signal wakes): such a step ends its prefix, and
+//! each other alternative is one more run, to the state it leads to.
 
 use std::collections::{HashMap, HashSet};
 
@@ -70,6 +72,9 @@ struct Expanding {
     /// Threads alive there, and their next events; `None` until the first run.
     start: Option<Vec<Pending>>,
     runs: Vec<(Tid, Vec<Event>, Vec<State>, bool)>,
+    /// Once the vector is cut: the schedules of the other alternatives of the prefixes'
+    /// last steps, still to run.
+    alternatives: Option<Vec<Vec<Step>>>,
 }
 
 pub struct Cartesian {
@@ -114,6 +119,21 @@ impl Cartesian {
                     // stops at once, telling which are.
                     return Some(SoloRequest { path, tid: 0 });
                 };
+                if let Some(alts) = &x.alternatives {
+                    // Where each other alternative of a prefix's last step leads: the state
+                    // where a run of its thread after it starts.
+                    match alts.last() {
+                        Some(to) => {
+                            let tid = to.last().expect("a step").tid;
+                            let path = to.clone();
+                            return Some(SoloRequest { path, tid });
+                        }
+                        None => {
+                            self.current = None;
+                            continue;
+                        }
+                    }
+                }
                 let done: HashSet<Tid> = x.runs.iter().map(|r| r.0).collect();
                 match start.iter().find(|p| !done.contains(&p.event.tid())) {
                     Some(p) => {
@@ -121,8 +141,7 @@ impl Cartesian {
                         return Some(SoloRequest { path, tid });
                     }
                     None => {
-                        let x = self.current.take().expect("expanding");
-                        self.expand(x);
+                        self.expand();
                         continue;
                     }
                 }
@@ -134,6 +153,7 @@ impl Cartesian {
                     id,
                     start: None,
                     runs: Vec::new(),
+                    alternatives: None,
                 });
             } else {
                 self.stats.covered += 1;
@@ -145,6 +165,11 @@ impl Cartesian {
     pub fn record(&mut self, req: &SoloRequest, run: &SoloRun) {
         self.stats.executions += 1;
         let x = self.current.as_mut().expect("a state being explored");
+        if let Some(alts) = &mut x.alternatives {
+            let to = alts.pop().expect("the request was one");
+            self.reached(run.states[0], to);
+            return;
+        }
         if x.start.is_none() {
             x.start = Some(run.start.to_vec());
             let name = run.states[0];
@@ -159,15 +184,15 @@ impl Cartesian {
         }
     }
 
-    /// Cuts the solo runs of a state into a cartesian vector, and adds the state at the
-    /// end of each finite prefix to the work set.
-    fn expand(&mut self, x: Expanding) {
-        let start = x.start.unwrap_or_default();
+    /// Cuts the solo runs of the state being explored into a cartesian vector, adds the
+    /// state at the end of each finite prefix to the work set, and lists the other
+    /// alternatives of the prefixes' last steps to run.
+    fn expand(&mut self) {
+        let x = self.current.as_mut().expect("expanding");
+        let start = x.start.clone().unwrap_or_default();
         let mut prefixes: Vec<Prefix> = Vec::new();
         for p in &start {
-            let (events, states, ended) = x
-                .runs
-                .iter()
+            let (events, states, ended) = (x.runs.iter())
                 .find(|r| r.0 == p.event.tid())
                 .map(|r| (r.1.clone(), r.2.clone(), r.3))
                 .unwrap_or_default();
@@ -192,23 +217,37 @@ impl Cartesian {
         }
         cartesian_vector(&mut prefixes);
         let path = self.nodes[x.id as usize].path.clone();
-        for p in prefixes.iter().filter(|p| !p.infinite) {
-            if p.ended && p.len == p.events.len() {
-                continue;
+        let mut alternatives = Vec::new();
+        // Prefixes of threads that ran (not those that cannot run here).
+        for p in prefixes.iter().filter(|p| !p.states.is_empty()) {
+            let mut to = path.clone();
+            to.extend(p.events[..p.len].iter().map(Step::of));
+            let e = p.events[p.len - 1];
+            for choice in (0..e.choices).filter(|&c| c != e.choice) {
+                let mut other = to.clone();
+                other.last_mut().expect("a step").choice = choice;
+                alternatives.push(other);
             }
-            let end = p.states[p.len];
-            let next = self.nodes.len() as Id;
-            let id = *self.ids.entry(end).or_insert(next);
-            if id == next {
-                let mut to = path.clone();
-                to.extend(p.events[..p.len].iter().map(Step::of));
-                self.nodes.push(Node { path: to });
+            if !p.infinite && !(p.ended && p.len == p.events.len()) {
+                self.reached(p.states[p.len], to);
             }
-            if !self.explored.contains(&id) {
-                self.work.push(id);
-            } else {
-                self.stats.covered += 1;
-            }
+        }
+        if let Some(x) = &mut self.current {
+            x.alternatives = Some(alternatives);
+        }
+    }
+
+    /// A prefix ends at `state`, reached by `path`: to explore, unless it was.
+    fn reached(&mut self, state: State, path: Vec<Step>) {
+        let next = self.nodes.len() as Id;
+        let id = *self.ids.entry(state).or_insert(next);
+        if id == next {
+            self.nodes.push(Node { path });
+        }
+        if !self.explored.contains(&id) {
+            self.work.push(id);
+        } else {
+            self.stats.covered += 1;
         }
     }
 }
@@ -228,7 +267,13 @@ struct Prefix {
 /// while only the last events of two prefixes conflict.
 fn cartesian_vector(prefixes: &mut [Prefix]) {
     let n = prefixes.len();
-    let mut extendable: Vec<bool> = prefixes.iter().map(|p| !p.infinite).collect();
+    // A step with alternatives (which waiter a signal wakes) is one transition per
+    // alternative: it ends its prefix, and the others are explored from the same point.
+    let branches = |p: &Prefix| p.events[p.len - 1].choices > 1;
+    let mut extendable: Vec<bool> = prefixes
+        .iter()
+        .map(|p| !p.infinite && !branches(p))
+        .collect();
     for i in 0..n {
         for j in i + 1..n {
             if conflict(last(&prefixes[i]), last(&prefixes[j])) {
@@ -269,6 +314,9 @@ fn cartesian_vector(prefixes: &mut [Prefix]) {
                 extendable[i] = false;
             }
             p.len += 1;
+            if branches(p) {
+                extendable[i] = false;
+            }
         }
     }
 }

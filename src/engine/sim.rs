@@ -798,6 +798,8 @@ pub struct Solo {
     pub outcome: Option<Outcome>,
     /// Each thread's own state (position, registers, status), at each state of `states`.
     pub locals: Vec<Vec<(Tid, Vec<i64>)>>,
+    /// The last event of the schedule followed.
+    pub before: Option<Event>,
 }
 
 /// Follows `path`, then runs thread `tid` alone: until it cannot run, the program
@@ -854,6 +856,7 @@ pub fn run_solo(
         ended,
         outcome: r.outcome,
         locals,
+        before: from.checked_sub(1).and_then(|k| r.events.get(k).copied()),
     }
 }
 

@@ -289,7 +289,7 @@ impl Rng {
 /// A random thread of blocks: stores, loads, compare-and-swaps, critical sections,
 /// assertions, condition waits and signals, and loops back to a block's first operation while a register holds a
 /// value.
-fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64, signals: bool) -> Vec<Op> {
+fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64) -> Vec<Op> {
     let mut ops = Vec::new();
     let blocks = 1 + rng.below(blocks);
     for _ in 0..blocks {
@@ -322,7 +322,7 @@ fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64, signals:
                 // A wait on condition 0 under mutex 0, or a signal or broadcast of it.
                 let middle = match rng.below(3) {
                     0 => Op::Wait { c: 0, m: 0 },
-                    1 if signals => Op::Signal { c: 0 },
+                    1 => Op::Signal { c: 0 },
                     _ => Op::Broadcast { c: 0 },
                 };
                 ops.extend([Op::Lock(0), middle, Op::Unlock(0)]);
@@ -343,16 +343,15 @@ fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64, signals:
     ops
 }
 
-/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each; with
-/// `signals`, condition signals too (whose waiter woken is a choice), not only broadcasts.
-pub(super) fn random_program(seed: u64, threads: u64, blocks: u64, signals: bool) -> Program {
+/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each.
+pub(super) fn random_program(seed: u64, threads: u64, blocks: u64) -> Program {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let vars = 1 + rng.below(2) as usize;
     let locks = rng.below(3) as usize;
     let workers = 2 + rng.below(threads) as usize;
     Program {
         workers: (0..workers)
-            .map(|_| random_thread(&mut rng, vars, locks, blocks, signals))
+            .map(|_| random_thread(&mut rng, vars, locks, blocks))
             .collect(),
         vars,
         early_return: rng.below(4) == 0,
@@ -380,7 +379,7 @@ fn random_cyclic_programs_reach_every_final_state() {
     let (mut states, mut graph) = (0, 0);
     let (mut oracle_time, mut explore_time) = (Duration::ZERO, Duration::ZERO);
     for k in 0..programs {
-        let prog = random_program(seed * 1_000_003 + k, threads, blocks, true);
+        let prog = random_program(seed * 1_000_003 + k, threads, blocks);
         let mut names = HashMap::new();
         let t = Instant::now();
         let (want, size) = oracle(&prog, &mut names);
@@ -422,26 +421,47 @@ fn independent_threads_are_explored_in_one_order() {
     );
 }
 
-#[test]
-fn every_waiter_a_signal_can_wake_is_explored() {
-    // Two threads wait on a condition, a third signals it once: either waiter wakes (the
-    // signal's alternatives), or the signal comes first and finds none.
-    let waiter = vec![
+/// Two threads count themselves in under a mutex and wait on a condition, then set
+/// their own variable; a third waits (spinning) until both are in and signals once. Only
+/// the signal's second alternative wakes the second waiter.
+pub(super) fn one_signal_for_two_waiters() -> Program {
+    let waiter = |v: usize| {
+        vec![
+            Op::Lock(0),
+            Op::read(2, 0),
+            Op::write_plus(2, 0, 1),
+            Op::Wait { c: 0, m: 0 },
+            Op::write(v, 1),
+            Op::Unlock(0),
+        ]
+    };
+    let signaler = vec![
         Op::Lock(0),
-        Op::Wait { c: 0, m: 0 },
-        Op::write(0, 1),
+        Op::read(2, 0),
+        Op::Unlock(0),
+        Op::JumpIfEq {
+            reg: 0,
+            value: 0,
+            to: 0,
+        },
+        Op::JumpIfEq {
+            reg: 0,
+            value: 1,
+            to: 0,
+        },
+        Op::Lock(0),
+        Op::Signal { c: 0 },
         Op::Unlock(0),
     ];
-    let prog = Program {
-        workers: vec![
-            waiter.clone(),
-            waiter,
-            vec![Op::Lock(0), Op::Signal { c: 0 }, Op::Unlock(0)],
-        ],
-        vars: 1,
+    Program {
+        workers: vec![waiter(0), waiter(1), signaler],
+        vars: 3,
         early_return: true,
         ..Default::default()
-    };
-    let found = check(&prog);
-    assert!(found.finals.len() >= 3, "{:?}", found.finals);
+    }
+}
+
+#[test]
+fn every_waiter_a_signal_can_wake_is_explored() {
+    check(&one_signal_for_two_waiters());
 }
