@@ -228,7 +228,9 @@ impl Cartesian {
                 other.last_mut().expect("a step").choice = choice;
                 alternatives.push(other);
             }
-            if !p.infinite && !(p.ended && p.len == p.events.len()) {
+            // A prefix that ends the program leads nowhere.
+            let ends = p.ended && p.len == p.events.len();
+            if !p.infinite && !ends {
                 self.reached(p.states[p.len], to);
             }
         }
