@@ -288,11 +288,12 @@ struct NoVerdict<'a> {
     warnings: [(); 0],
 }
 
-/// Reports a failure (exit 2), as JSON too when asked.
+/// Reports a failure (exit 2) after `executions`, as JSON too when asked.
 fn fail_json(
     json_out: Option<&str>,
     verdict: &str,
     message: String,
+    executions: u64,
     algorithm: Algorithm,
     threads: usize,
     svcomp: bool,
@@ -303,7 +304,7 @@ fn fail_json(
             message: &message,
             algorithm: algorithm.name(),
             threads,
-            executions: 0,
+            executions,
             blocked: 0,
             failing_executions: 0,
             svcomp: svcomp.then_some("UNKNOWN"),
@@ -433,6 +434,7 @@ fn run(mut args: RunArgs) -> ExitCode {
                 json_out,
                 verdict,
                 message,
+                0,
                 algorithm,
                 args.threads,
                 args.build.svcomp,
@@ -501,10 +503,16 @@ fn run(mut args: RunArgs) -> ExitCode {
             s
         }
         Err(f) => {
+            // Only a hang stops the run with a count of what was explored.
+            let executions = match f {
+                Fatal::Hang { explored, .. } => explored,
+                _ => 0,
+            };
             return fail_json(
                 json_out,
                 "unknown",
                 fatal_message(&f, &namer),
+                executions,
                 algorithm,
                 args.threads,
                 args.build.svcomp,

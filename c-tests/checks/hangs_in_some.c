@@ -8,7 +8,7 @@
  * run: --exec-timeout 1 ; verdict=error kind=assertion location=hangs_in_some.c:41
  * run: --exec-timeout 1 --keep-going ; verdict=error executions=4 bounded=1 errors=assertion@hangs_in_some.c:41
  * run: --exec-timeout 1 --keep-going --algorithm none ; verdict=error errors=assertion@hangs_in_some.c:41
- * run: --exec-timeout 1 -DALWAYS ; verdict=unknown exit=2 contains="so did the other execution explored"
+ * run: --exec-timeout 1 -DALWAYS ; verdict=unknown exit=2 executions=2 contains="so did the other execution explored"
  */
 #include <assert.h>
 #include <pthread.h>
