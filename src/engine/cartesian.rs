@@ -21,7 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use cdpor_sched::{dependent, ops, Event, Step, Tid};
+use cdpor_sched::{dependent, ops, Event, Kind, Step, Tid};
 
 use super::stateful::State;
 use super::Pending;
@@ -82,6 +82,9 @@ pub struct Cartesian {
     nodes: Vec<Node>,
     work: Vec<Id>,
     explored: HashSet<Id>,
+    /// Every state of every prefix of every vector (the paper's `states(prefix)`: where
+    /// local properties are checked).
+    prefix_states: HashSet<State>,
     current: Option<Expanding>,
     stats: Stats,
 }
@@ -99,6 +102,7 @@ impl Cartesian {
             nodes: vec![Node { path: Vec::new() }],
             work: vec![0],
             explored: HashSet::new(),
+            prefix_states: HashSet::new(),
             current: None,
             stats: Stats::default(),
         }
@@ -106,6 +110,12 @@ impl Cartesian {
 
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Is `s` a state of the prefix of some vector: where the search checks what each
+    /// thread's local state is (a failed assertion)?
+    pub fn in_prefix(&self, s: State) -> bool {
+        self.prefix_states.contains(&s)
     }
 
     /// The next solo run, or `None` once every state in the work set is explored.
@@ -220,6 +230,7 @@ impl Cartesian {
         let mut alternatives = Vec::new();
         // Prefixes of threads that ran (not those that cannot run here).
         for p in prefixes.iter().filter(|p| !p.states.is_empty()) {
+            self.prefix_states.extend(&p.states[..=p.len]);
             let mut to = path.clone();
             to.extend(p.events[..p.len].iter().map(Step::of));
             let e = p.events[p.len - 1];
@@ -269,12 +280,8 @@ struct Prefix {
 /// while only the last events of two prefixes conflict.
 fn cartesian_vector(prefixes: &mut [Prefix]) {
     let n = prefixes.len();
-    // A step with alternatives (which waiter a signal wakes) is one transition per
-    // alternative: it ends its prefix, and the others are explored from the same point.
-    let branches = |p: &Prefix| p.events[p.len - 1].choices > 1;
-    let mut extendable: Vec<bool> = prefixes
-        .iter()
-        .map(|p| !p.infinite && !branches(p))
+    let mut extendable: Vec<bool> = (prefixes.iter())
+        .map(|p| !p.infinite && !ends_prefix(last(p)))
         .collect();
     for i in 0..n {
         for j in i + 1..n {
@@ -316,7 +323,7 @@ fn cartesian_vector(prefixes: &mut [Prefix]) {
                 extendable[i] = false;
             }
             p.len += 1;
-            if branches(p) {
+            if ends_prefix(last(p)) {
                 extendable[i] = false;
             }
         }
@@ -325,6 +332,17 @@ fn cartesian_vector(prefixes: &mut [Prefix]) {
 
 fn last(p: &Prefix) -> &Event {
     &p.events[p.len - 1]
+}
+
+/// Events after which a prefix cannot grow. A step with alternatives (which waiter a
+/// signal wakes) is one transition per alternative: the others are explored from the same
+/// point. A creation starts a thread that the paper's fixed set of threads would have had
+/// from the start, waiting to be created: its wait conflicts with the creation, which
+/// must therefore be the last event of its prefix, so that the new thread takes part in
+/// the next vector. (Without this, what main did between creating a thread and joining
+/// it was never interleaved with that thread.)
+fn ends_prefix(e: &Event) -> bool {
+    e.choices > 1 || e.kind() == Kind::Create
 }
 
 /// The paper's dependence is of transitions, in every state: an event as it was

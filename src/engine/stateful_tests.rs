@@ -343,19 +343,50 @@ fn random_thread(rng: &mut Rng, vars: usize, locks: usize, blocks: u64) -> Vec<O
     ops
 }
 
-/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each.
+/// A random program of 2 to `1 + threads` workers of up to `blocks` blocks each; main
+/// sometimes has a block of its own between creating the workers and joining them, and
+/// the first worker sometimes creates a child of its own and joins it.
 pub(super) fn random_program(seed: u64, threads: u64, blocks: u64) -> Program {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let vars = 1 + rng.below(2) as usize;
     let locks = rng.below(3) as usize;
     let workers = 2 + rng.below(threads) as usize;
+    let mut workers: Vec<Vec<Op>> = (0..workers)
+        .map(|_| random_thread(&mut rng, vars, locks, blocks))
+        .collect();
+    let main = if rng.below(3) == 0 {
+        random_thread(&mut rng, vars, locks, 1)
+    } else {
+        Vec::new()
+    };
+    let mut children = Vec::new();
+    if rng.below(4) == 0 {
+        children.push(random_thread(&mut rng, vars, locks, 1));
+        // Loops jump to positions in the thread: shift them past the spawn.
+        let mut w: Vec<Op> = workers[0].drain(..).map(shifted).collect();
+        w.insert(0, Op::Spawn(0));
+        w.push(Op::JoinChild(0));
+        workers[0] = w;
+    }
     Program {
-        workers: (0..workers)
-            .map(|_| random_thread(&mut rng, vars, locks, blocks))
-            .collect(),
+        main,
+        workers,
+        children,
         vars,
         early_return: rng.below(4) == 0,
         ..Default::default()
+    }
+}
+
+/// `op` one position further down its thread.
+fn shifted(op: Op) -> Op {
+    match op {
+        Op::JumpIfEq { reg, value, to } => Op::JumpIfEq {
+            reg,
+            value,
+            to: to + 1,
+        },
+        op => op,
     }
 }
 
