@@ -2,13 +2,13 @@
 //! state of every thread (its position, registers and status) that some interleaving
 //! reaches must be reached (the paper's Theorem 1), and so every failed assertion.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 
-use cdpor_sched::{Step, Tid};
+use cdpor_sched::Tid;
 
 use super::cartesian::{Cartesian, SoloRun, Stats, SOLO_STEPS};
 use super::sim::{self, Op, Outcome, Program};
-use super::stateful_tests::{one_signal_for_two_waiters, random_program};
+use super::stateful_tests::{env_or, every_state, one_signal_for_two_waiters, random_program};
 
 type Local = (Tid, Vec<i64>);
 
@@ -27,12 +27,7 @@ fn explore(prog: &Program, names: &mut HashMap<Vec<i64>, u128>) -> (Reached, Sta
         let solo = sim::run_solo(prog, &req.path, req.tid, SOLO_STEPS, names);
         for (k, (s, l)) in solo.states.iter().zip(&solo.locals).enumerate() {
             let last = k + 1 == solo.states.len();
-            let failed = match &solo.outcome {
-                Some(o @ (Outcome::AssertFail { .. } | Outcome::Crash { .. })) if last => {
-                    Some(o.clone())
-                }
-                _ => None,
-            };
+            let failed = (solo.outcome.clone()).filter(|o| last && o.killed());
             seen.entry(*s).or_insert((l.clone(), failed));
         }
         let run = SoloRun {
@@ -56,41 +51,12 @@ fn explore(prog: &Program, names: &mut HashMap<Vec<i64>, u128>) -> (Reached, Sta
 /// Every local state and failed assertion, by a breadth-first search of the state graph.
 fn oracle(prog: &Program, names: &mut HashMap<Vec<i64>, u128>) -> (Reached, usize) {
     let mut out = Reached::default();
-    let mut seen = BTreeSet::new();
-    let mut queue = VecDeque::from([Vec::<Step>::new()]);
-    while let Some(path) = queue.pop_front() {
-        let solo = sim::run_solo(prog, &path, 0, 0, names);
-        if let (Some(e), Some(step)) = (solo.before, path.last()) {
-            // The other alternatives of a step that has several.
-            if step.choice == 0 {
-                for choice in 1..e.choices {
-                    let mut other = path.clone();
-                    other.last_mut().expect("a step").choice = choice;
-                    queue.push_back(other);
-                }
-            }
-        }
-        let s = solo.states[0];
-        if !seen.insert(s) {
-            continue;
-        }
-        out.locals.extend(solo.locals[0].iter().cloned());
-        if let Some(o @ (Outcome::AssertFail { .. } | Outcome::Crash { .. })) = &solo.outcome {
-            out.failed.insert(o.clone());
-        }
-        if solo.ended {
-            continue;
-        }
-        for p in solo.start.iter().filter(|p| p.enabled) {
-            let mut next = path.clone();
-            next.push(Step {
-                tid: p.event.tid(),
-                choice: 0,
-            });
-            queue.push_back(next);
-        }
-    }
-    (out, seen.len())
+    let size = every_state(prog, names, |at| {
+        out.locals.extend(at.locals[0].iter().cloned());
+        out.failed
+            .extend(at.outcome.clone().filter(Outcome::killed));
+    });
+    (out, size)
 }
 
 fn check(prog: &Program) {
@@ -190,14 +156,8 @@ fn a_thread_waiting_for_a_lock_ends_the_holders_prefix() {
 /// `CDPOR_CARTESIAN_SEED` (default 1), of the stateful tests' shape.
 #[test]
 fn random_cyclic_programs_reach_every_local_state() {
-    let env = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    let seed = env("CDPOR_CARTESIAN_SEED", 1);
-    let programs = env("CDPOR_CARTESIAN_PROGRAMS", 300);
+    let seed = env_or("CDPOR_CARTESIAN_SEED", 1);
+    let programs = env_or("CDPOR_CARTESIAN_PROGRAMS", 300);
     let (mut states, mut graph) = (0, 0);
     for k in 0..programs {
         let prog = random_program(seed * 1_000_003 + k, 2, 3);

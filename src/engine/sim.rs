@@ -277,6 +277,13 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// A failed assertion or a crash ended the program.
+    pub fn killed(&self) -> bool {
+        matches!(self, Outcome::AssertFail { .. } | Outcome::Crash { .. })
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Status {
     NotCreated,
@@ -562,6 +569,23 @@ impl<'p> Sim<'p> {
         key
     }
 
+    /// Each live thread's next event, and whether it can run.
+    fn pending_events(&self) -> Vec<Pending> {
+        let enabled = ops::enabled_threads(self, |_| true);
+        (self.ready().iter())
+            .map(|t| Pending {
+                event: self.pending[t as usize],
+                enabled: enabled.contains(t),
+            })
+            .collect()
+    }
+
+    /// The state's name: its number among the states `names` holds (added if new).
+    fn name(&self, names: &mut HashMap<Vec<i64>, u128>) -> u128 {
+        let next = names.len() as u128;
+        *names.entry(self.state()).or_insert(next)
+    }
+
     /// Each created thread's own state: its position, registers and status.
     fn locals(&self) -> Vec<(Tid, Vec<i64>)> {
         (self.threads.iter().enumerate())
@@ -774,9 +798,7 @@ pub fn run_stateful(
     let mut states = Vec::new();
     let from = req.schedule.len();
     let r = drive(&mut sim, &mut |sim, last| {
-        let key = sim.state();
-        let next = names.len() as u128;
-        let s = *names.entry(key).or_insert(next);
+        let s = sim.name(names);
         let stop = !last && states.len() >= from && (seen(s) || states.contains(&s));
         states.push(s);
         stop
@@ -831,17 +853,10 @@ pub fn run_solo(
         if at < from {
             return false;
         }
-        let key = sim.state();
-        let next = names.len() as u128;
-        let s = *names.entry(key).or_insert(next);
+        let s = sim.name(names);
         let enabled = ops::enabled_threads(sim, |_| true);
         if at == from {
-            start = (sim.ready().iter())
-                .map(|t| Pending {
-                    event: sim.pending[t as usize],
-                    enabled: enabled.contains(t),
-                })
-                .collect();
+            start = sim.pending_events();
         }
         let again = states.contains(&s);
         states.push(s);
@@ -873,16 +888,6 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
         let stop = at(sim, false);
         let live = sim.ready();
         let enabled = ops::enabled_threads(&*sim, |_| true);
-        let pending = |sim: &Sim| -> Vec<Pending> {
-            let enabled = ops::enabled_threads(sim, |_| true);
-            sim.ready()
-                .iter()
-                .map(|t| Pending {
-                    event: sim.pending[t as usize],
-                    enabled: enabled.contains(t),
-                })
-                .collect()
-        };
         let end = |events, enabled, pending, end, outcome| Run {
             events,
             enabled,
@@ -892,7 +897,7 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
             barrier_overflow: false,
         };
         if stop {
-            let p = pending(&*sim);
+            let p = sim.pending_events();
             return end(events, enabled_sets, p, TraceEnd::Stopped, None);
         }
         let t = match sim.sched.pick(Some(cur), enabled, live) {
@@ -910,7 +915,7 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
                         blocked: live.iter().collect(),
                     }
                 };
-                let p = pending(&*sim);
+                let p = sim.pending_events();
                 let maximal = TraceEnd::Maximal { killed: false };
                 return end(events, enabled_sets, p, maximal, Some(outcome));
             }
@@ -918,7 +923,7 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
                 return end(events, enabled_sets, vec![], TraceEnd::SleepBlocked, None)
             }
             Pick::StepBound => {
-                let p = pending(&*sim);
+                let p = sim.pending_events();
                 return end(events, enabled_sets, p, TraceEnd::Stopped, None);
             }
             Pick::Diverged(t) => panic!(
@@ -947,7 +952,7 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
             // The failing thread is mid-operation: it has no next event.
             sim.threads[t as usize].status = Status::Finished;
             at(sim, true);
-            let p = pending(&*sim);
+            let p = sim.pending_events();
             let maximal = TraceEnd::Maximal { killed: true };
             return end(events, enabled_sets, p, maximal, Some(outcome));
         }
@@ -955,7 +960,7 @@ fn drive(sim: &mut Sim, at: &mut dyn FnMut(&Sim, bool) -> bool) -> Run {
             at(sim, true);
             let memory = (0..prog.vars).map(|v| sim.load(v, 0, 8)).collect();
             let regs = sim.threads.iter().map(|th| th.regs.clone()).collect();
-            let p = pending(&*sim);
+            let p = sim.pending_events();
             let maximal = TraceEnd::Maximal { killed: false };
             return end(
                 events,
@@ -1078,7 +1083,7 @@ fn explore_in_mode(
             .expect("simulated programs are deterministic");
         if let Some(o) = r.outcome {
             let class = trace_class(&r.events);
-            if matches!(o, Outcome::AssertFail { .. } | Outcome::Crash { .. }) {
+            if o.killed() {
                 out.killed += 1;
                 if !seen_killed.insert(class) {
                     out.redundant += 1;

@@ -70,8 +70,6 @@ pub struct Stats {
     pub states: u64,
     /// Transitions of the state graph.
     pub transitions: u64,
-    /// Fixpoint rounds that found a summary grown.
-    pub rounds: u64,
 }
 
 type Id = u32;
@@ -169,7 +167,7 @@ impl Stateful {
         }
         loop {
             if let Some((id, step)) = self.todo.pop() {
-                let mut schedule = self.path_to(id).iter().map(Step::of).collect::<Vec<_>>();
+                let mut schedule: Vec<Step> = self.path_to(id).1.iter().map(Step::of).collect();
                 schedule.push(step);
                 let req = Request {
                     schedule,
@@ -208,9 +206,6 @@ impl Stateful {
                 for (src, last) in m.last.clone() {
                     self.compare(src, last, &new);
                 }
-            }
-            if !self.todo.is_empty() {
-                self.stats.rounds += 1;
             }
         }
     }
@@ -310,9 +305,9 @@ impl Stateful {
         let Some((id, step)) = from else {
             return Ok(());
         };
-        let path = self.path_to(id);
+        let (states, path) = self.path_to(id);
         let events = x.trace.events;
-        for (k, &sid) in self.states_to(id).iter().enumerate() {
+        for (k, &sid) in states.iter().enumerate() {
             let got = events.get(k);
             let same_state = x.states.get(k) == Some(&self.nodes[sid as usize].name);
             let ok = same_state
@@ -417,26 +412,17 @@ impl Stateful {
         false
     }
 
-    /// The events of the first path that reached `id`.
-    fn path_to(&self, mut id: Id) -> Vec<Event> {
-        let mut path = Vec::new();
+    /// The first path that reached `id`: its states, `id` included, and its events.
+    fn path_to(&self, mut id: Id) -> (Vec<Id>, Vec<Event>) {
+        let (mut ids, mut events) = (vec![id], Vec::new());
         while let Some((p, e)) = self.nodes[id as usize].parent {
-            path.push(e);
-            id = p;
-        }
-        path.reverse();
-        path
-    }
-
-    /// The ids of the states along the first path that reached `id`, `id` included.
-    fn states_to(&self, mut id: Id) -> Vec<Id> {
-        let mut ids = vec![id];
-        while let Some((p, _)) = self.nodes[id as usize].parent {
             ids.push(p);
+            events.push(e);
             id = p;
         }
         ids.reverse();
-        ids
+        events.reverse();
+        (ids, events)
     }
 
     /// Adds event `e`, as it races, to the labels of state `id`.
@@ -460,9 +446,8 @@ impl Stateful {
         if below.is_empty() {
             return;
         }
-        let mut events = self.path_to(src);
+        let (ids, mut events) = self.path_to(src);
         events.push(last);
-        let ids = self.states_to(src);
         let enabled: Vec<ThreadSet> = ids
             .iter()
             .map(|&i| self.nodes[i as usize].enabled)

@@ -7,11 +7,11 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use cdpor_sched::{Step, Tid};
+use cdpor_sched::Step;
 
 use super::sim::{self, Op, Program};
 use super::stateful::{Execution, Stateful, Stats};
-use super::{Request, TraceEnd};
+use super::TraceEnd;
 
 const MAX_STEPS: usize = 2_000;
 
@@ -26,9 +26,7 @@ enum Final {
 
 fn final_of(state: u128, outcome: &Option<sim::Outcome>) -> Final {
     match outcome {
-        Some(o @ (sim::Outcome::AssertFail { .. } | sim::Outcome::Crash { .. })) => {
-            Final::Killed(o.clone())
-        }
+        Some(o) if o.killed() => Final::Killed(o.clone()),
         _ => Final::State(state),
     }
 }
@@ -67,47 +65,62 @@ fn explore(prog: &Program, names: &mut HashMap<Vec<i64>, u128>, limit: u64) -> O
     Some(Found { finals, stats })
 }
 
-/// Every final state reachable, by a breadth-first search of the state graph (each
-/// transition replayed from the start).
-fn oracle(prog: &Program, names: &mut HashMap<Vec<i64>, u128>) -> (BTreeSet<Final>, usize) {
-    let mut finals = BTreeSet::new();
+/// Visits every state reachable under every schedule, and every alternative of a step
+/// that has several, breadth first: `visit` sees each once, as a run that ends there
+/// (`sim::run_solo` of no event). Returns how many there are.
+pub(super) fn every_state(
+    prog: &Program,
+    names: &mut HashMap<Vec<i64>, u128>,
+    mut visit: impl FnMut(&sim::Solo),
+) -> usize {
     let mut seen = BTreeSet::new();
     let mut queue = VecDeque::from([Vec::<Step>::new()]);
-    while let Some(schedule) = queue.pop_front() {
-        let req = Request {
-            schedule,
-            ..Request::default()
-        };
-        let (run, states) = sim::run_stateful(prog, &req, MAX_STEPS, names, &|_| true);
-        if let (Some(last), Some(step)) = (run.events.last(), req.schedule.last()) {
-            // The other alternatives of a step that has several.
+    while let Some(path) = queue.pop_front() {
+        let at = sim::run_solo(prog, &path, 0, 0, names);
+        if let (Some(e), Some(step)) = (at.before, path.last()) {
             if step.choice == 0 {
-                for choice in 1..last.choices {
-                    let mut other = req.schedule.clone();
+                for choice in 1..e.choices {
+                    let mut other = path.clone();
                     other.last_mut().expect("a step").choice = choice;
                     queue.push_back(other);
                 }
             }
         }
-        let s = *states.last().expect("a state");
-        if !seen.insert(s) {
+        if !seen.insert(at.states[0]) {
             continue;
         }
-        let enabled: Vec<Tid> = (run.pending.iter())
-            .filter(|p| p.enabled)
-            .map(|p| p.event.tid())
-            .collect();
-        if matches!(run.end, TraceEnd::Maximal { .. }) || enabled.is_empty() {
-            finals.insert(final_of(s, &run.outcome));
+        visit(&at);
+        if at.ended {
             continue;
         }
-        for t in enabled {
-            let mut next = req.schedule.clone();
-            next.push(Step { tid: t, choice: 0 });
+        for p in at.start.iter().filter(|p| p.enabled) {
+            let mut next = path.clone();
+            next.push(Step {
+                tid: p.event.tid(),
+                choice: 0,
+            });
             queue.push_back(next);
         }
     }
-    (finals, seen.len())
+    seen.len()
+}
+
+/// Every final state reachable (where the program ended, or no thread can go on).
+fn oracle(prog: &Program, names: &mut HashMap<Vec<i64>, u128>) -> (BTreeSet<Final>, usize) {
+    let mut finals = BTreeSet::new();
+    let size = every_state(prog, names, |at| {
+        if at.ended || !at.start.iter().any(|p| p.enabled) {
+            finals.insert(final_of(at.states[0], &at.outcome));
+        }
+    });
+    (finals, size)
+}
+
+/// `key` from the environment, or `default`.
+pub(super) fn env_or(key: &str, default: u64) -> u64 {
+    (std::env::var(key).ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn check(prog: &Program) -> Found {
@@ -395,17 +408,11 @@ fn shifted(op: Op) -> Op {
 /// (default 2) of up to `CDPOR_STATEFUL_BLOCKS` blocks (default 3).
 #[test]
 fn random_cyclic_programs_reach_every_final_state() {
-    let env = |k: &str, d: u64| {
-        std::env::var(k)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(d)
-    };
-    let seed = env("CDPOR_STATEFUL_SEED", 1);
-    let programs = env("CDPOR_STATEFUL_PROGRAMS", 300);
+    let seed = env_or("CDPOR_STATEFUL_SEED", 1);
+    let programs = env_or("CDPOR_STATEFUL_PROGRAMS", 300);
     let (threads, blocks) = (
-        env("CDPOR_STATEFUL_THREADS", 2),
-        env("CDPOR_STATEFUL_BLOCKS", 3),
+        env_or("CDPOR_STATEFUL_THREADS", 2),
+        env_or("CDPOR_STATEFUL_BLOCKS", 3),
     );
     let (mut states, mut graph) = (0, 0);
     let (mut oracle_time, mut explore_time) = (Duration::ZERO, Duration::ZERO);
